@@ -1,0 +1,144 @@
+"""FEN for every geometry: parse into plain data, format back.
+
+One code path serves standard FEN, Grand FEN as Fairy-Stockfish writes it (multi-digit
+empty counts such as ``10``) and the hex FEN of rules/hexagonal.md (rows of different
+lengths, no castling field). Parsing is strict: anything malformed raises ValueError
+with a message a user can act on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WHITE_BIT, BLACK_BIT = 16, 32
+
+
+@dataclass
+class FenData:
+    board: list          # piece code per cell (0 empty)
+    side: int            # 0 white, 1 black
+    castling: int        # rights mask over variant castling indices
+    ep: int              # en passant cell as written, -1 for none
+    halfmove: int
+    fullmove: int
+
+
+def parse(variant, fen: str) -> FenData:
+    g = variant.geometry
+    fields = fen.split()
+    if not fields:
+        raise ValueError("empty FEN")
+    if not variant.spec.fen_castling_field and len(fields) == 6 and fields[2] == "-":
+        del fields[2]                   # tolerate a castling field in a castling-less FEN
+    rows = fields[0].split("/")
+    if len(rows) != len(g.fen_rows):
+        raise ValueError(f"FEN has {len(rows)} rows, {variant.name} needs {len(g.fen_rows)}")
+    board = [0] * g.ncells
+    for text, cells in zip(rows, g.fen_rows):
+        pos = 0
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch.isdigit():
+                j = i
+                while j < len(text) and text[j].isdigit():
+                    j += 1
+                pos += int(text[i:j])
+                i = j
+                continue
+            t = variant.type_of.get(ch.lower())
+            if t is None:
+                raise ValueError(f"unknown piece {ch!r} in FEN")
+            if pos >= len(cells):
+                raise ValueError(f"FEN row {text!r} is too long")
+            board[cells[pos]] = t | (WHITE_BIT if ch.isupper() else BLACK_BIT)
+            pos += 1
+            i += 1
+        if pos != len(cells):
+            raise ValueError(f"FEN row {text!r} has {pos} cells, needs {len(cells)}")
+
+    rest = fields[1:]
+    side_txt = rest.pop(0) if rest else "w"
+    if side_txt not in ("w", "b"):
+        raise ValueError(f"side to move must be w or b, not {side_txt!r}")
+    side = 0 if side_txt == "w" else 1
+    castling = 0
+    if variant.spec.fen_castling_field:
+        ctext = rest.pop(0) if rest else "-"
+        if ctext != "-":
+            for ch in ctext:
+                if ch not in variant.castling_letters:
+                    raise ValueError(f"bad castling field {ctext!r}")
+                castling |= 1 << variant.castling_letters.index(ch)
+    ep_txt = rest.pop(0) if rest else "-"
+    ep = -1
+    if ep_txt != "-":
+        try:
+            ep = g.cell(ep_txt)
+        except KeyError:
+            raise ValueError(f"bad en passant cell {ep_txt!r}") from None
+    try:
+        halfmove = int(rest.pop(0)) if rest else 0
+        fullmove = int(rest.pop(0)) if rest else 1
+    except ValueError:
+        raise ValueError("move counters must be numbers") from None
+    if rest:
+        raise ValueError(f"unexpected FEN fields {' '.join(rest)!r}")
+    if halfmove < 0 or fullmove < 1 or halfmove > 10000 or fullmove > 100000:
+        raise ValueError("move counters out of range")
+    _validate(variant, board, castling)
+    return FenData(board, side, _clean_castling(variant, board, castling), ep, halfmove, fullmove)
+
+
+def _validate(variant, board: list, castling: int) -> None:
+    """Placement checks that do not need the move generator."""
+    data = variant.tables_data
+    for side, bit in ((0, WHITE_BIT), (1, BLACK_BIT)):
+        pieces = [c for c, pc in enumerate(board) if pc & bit]
+        if len(pieces) > 32:
+            raise ValueError("too many pieces for one side")
+        if variant.royal_type:
+            kings = sum(1 for c in pieces if board[c] == variant.royal_type | bit)
+            if kings != 1:
+                raise ValueError(f"{'white' if side == 0 else 'black'} must have exactly one king")
+        if variant.pawn_type:
+            for c, zone in data["promo_zone"][side].items():
+                if zone == 2 and board[c] == variant.pawn_type | bit:
+                    raise ValueError(f"pawn on its promotion cell {variant.geometry.names[c]}")
+
+
+def _clean_castling(variant, board: list, castling: int) -> int:
+    """Drop rights whose king or rook is not in place (as python-chess does)."""
+    rook = variant.type_of.get("r", 0)
+    for i, c in enumerate(variant.tables_data["castling"]):
+        bit = WHITE_BIT if c["side"] == 0 else BLACK_BIT
+        if castling >> i & 1 and not (board[c["king_from"]] == variant.royal_type | bit
+                                      and board[c["rook_from"]] == rook | bit):
+            castling &= ~(1 << i)
+    return castling
+
+
+def format(variant, board, side: int, castling: int, ep: int, halfmove: int, fullmove: int) -> str:
+    g = variant.geometry
+    rows = []
+    for cells in g.fen_rows:
+        out, empty = [], 0
+        for c in cells:
+            pc = board[c]
+            if pc == 0:
+                empty += 1
+                continue
+            if empty:
+                out.append(str(empty))
+                empty = 0
+            letter = variant.letters[pc & 15]
+            out.append(letter.upper() if pc & WHITE_BIT else letter)
+        if empty:
+            out.append(str(empty))
+        rows.append("".join(out))
+    parts = ["/".join(rows), "wb"[side]]
+    if variant.spec.fen_castling_field:
+        letters = "".join(variant.castling_letters[i] for i in range(len(variant.castling_letters))
+                          if castling >> i & 1)
+        parts.append(letters or "-")
+    parts += [g.names[ep] if ep >= 0 else "-", str(halfmove), str(fullmove)]
+    return " ".join(parts)

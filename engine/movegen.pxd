@@ -1,0 +1,8 @@
+# Move generation over PosRec: legal moves (or pseudo-legal where the variant has no
+# check rule) and perft.
+from engine.types cimport move_t
+from engine.position cimport PosRec
+from libc.stdint cimport uint64_t
+
+cdef int generate_moves(PosRec* p, move_t* out) noexcept nogil
+cdef uint64_t perft(PosRec* p, int depth) noexcept nogil

@@ -1,0 +1,109 @@
+"""Fill the C tables of one variant from the plain data that engine/variant.py compiles.
+
+The layout of every table is documented in tables.pxd; this module only copies.
+"""
+from engine.types cimport MAX_CELLS, MAX_VECTORS, MAX_TYPES, MAX_CASTLING, MAX_CASTLE_PATH, \
+    MAX_PAWN_CAPS, NO_CELL
+
+
+cdef class CompiledTables:
+    """C tables for one variant; built once per variant and shared by its positions."""
+
+    def __init__(self, dict d):
+        cdef TablesRec* t = &self.rec
+        cdef int a, b, v, i, s
+        ncells = d["ncells"]
+        nvec = d["nvec"]
+        if ncells > MAX_CELLS or nvec > MAX_VECTORS or d["ntypes"] >= MAX_TYPES:
+            raise ValueError("variant exceeds the core's limits")
+        t.ncells = ncells
+        t.nvec = nvec
+        for a in range(MAX_CELLS):
+            for v in range(MAX_VECTORS):
+                t.nxt[a][v] = NO_CELL
+            for b in range(MAX_CELLS):
+                t.dir_from[a][b] = -1
+                t.dist[a][b] = 0
+        for a in range(ncells):
+            for v in range(nvec):
+                t.nxt[a][v] = d["nxt"][a][v]
+            t.colour[a] = d["colour"][a]
+            for b in range(ncells):
+                t.dir_from[a][b] = d["dir_from"][a][b]
+                t.dist[a][b] = d["dist"][a][b]
+        for v in range(nvec):
+            t.opp[v] = d["opp"][v]
+
+        t.ntypes = d["ntypes"]
+        for i in range(MAX_TYPES):
+            t.slide_mask[i] = 0
+            t.leap_mask[i] = 0
+            t.promo_limit[i] = 0
+        for i in range(1, d["ntypes"] + 1):
+            t.slide_mask[i] = d["slide_mask"][i]
+            t.leap_mask[i] = d["leap_mask"][i]
+            t.promo_limit[i] = d["promo_limit"][i]
+        t.pawn_type = d["pawn_type"]
+        t.royal_type = d["royal_type"]
+        for s in range(2):
+            for v in range(MAX_VECTORS):
+                t.slide_attackers[s][v] = d["slide_attackers"][s][v] if v < nvec else 0
+                t.leap_attackers[s][v] = d["leap_attackers"][s][v] if v < nvec else 0
+        t.n_slide_vecs = len(d["slide_vecs"])
+        for i, v in enumerate(d["slide_vecs"]):
+            t.slide_vecs[i] = v
+        t.n_leap_vecs = len(d["leap_vecs"])
+        for i, v in enumerate(d["leap_vecs"]):
+            t.leap_vecs[i] = v
+
+        t.n_pawn_caps = len(d["pawn_caps"][0])
+        if t.n_pawn_caps > MAX_PAWN_CAPS:
+            raise ValueError("too many pawn capture vectors")
+        for s in range(2):
+            t.pawn_push[s] = d["pawn_push"][s]
+            for i in range(t.n_pawn_caps):
+                t.pawn_caps[s][i] = d["pawn_caps"][s][i]
+            for a in range(MAX_CELLS):
+                t.double_step[s][a] = 0
+                t.promo_zone[s][a] = 0
+            for a in d["double_step"][s]:
+                t.double_step[s][a] = 1
+            for a, z in d["promo_zone"][s].items():
+                t.promo_zone[s][a] = z
+        t.n_promo_types = len(d["promo_types"])
+        for i, v in enumerate(d["promo_types"]):
+            t.promo_types[i] = v
+
+        if len(d["castling"]) > MAX_CASTLING:
+            raise ValueError("too many castling rights")
+        t.n_castling = len(d["castling"])
+        for a in range(MAX_CELLS):
+            t.castle_clear[a] = 0
+        for i, c in enumerate(d["castling"]):
+            if len(c["empty"]) > MAX_CASTLE_PATH or len(c["safe"]) > MAX_CASTLE_PATH:
+                raise ValueError("castling path too long")
+            t.castling[i].side = c["side"]
+            t.castling[i].king_from = c["king_from"]
+            t.castling[i].king_to = c["king_to"]
+            t.castling[i].rook_from = c["rook_from"]
+            t.castling[i].rook_to = c["rook_to"]
+            t.castling[i].n_empty = len(c["empty"])
+            for j, a in enumerate(c["empty"]):
+                t.castling[i].empty[j] = a
+            t.castling[i].n_safe = len(c["safe"])
+            for j, a in enumerate(c["safe"]):
+                t.castling[i].safe[j] = a
+            t.castle_clear[c["king_from"]] |= 1 << i
+            t.castle_clear[c["rook_from"]] |= 1 << i
+
+        t.royal_check = d["royal_check"]
+        t.castle_path_safe = d["castle_path_safe"]
+
+        for i in range(len(d["z_piece"])):
+            for a in range(ncells):
+                t.z_piece[i][a] = d["z_piece"][i][a]
+        t.z_side = d["z_side"]
+        for i in range(16):
+            t.z_castling[i] = d["z_castling"][i]
+        for a in range(ncells):
+            t.z_ep[a] = d["z_ep"][a]
