@@ -23,19 +23,25 @@ def _draw_square(g, letter_at) -> str:
 
 
 def _draw_hex(g, letter_at) -> str:
-    xs = [x for x, _ in g.coords]
-    hs = [h for _, h in g.coords]
-    xmin, hmax = min(xs), max(hs)
-    grid = [[" "] * ((max(xs) - xmin) * 4 + 8) for _ in range(hmax + 1)]
+    """Cells at (4 * x, h): edge neighbours in one file are two text rows apart and the
+    neighbouring files sit half a cell lower, which draws the honeycomb. Rank numbers
+    stand left of each rank's first cell, file letters under each file's lowest cell."""
+    xmin = min(x for x, _ in g.coords)
+    hmax = max(h for _, h in g.coords)
+    grid = [[" "] * ((max(x for x, _ in g.coords) - xmin) * 4 + 6) for _ in range(hmax + 2)]
+    first_in_rank, lowest_in_file = {}, {}
     for c, (x, h) in enumerate(g.coords):
+        grid[hmax - h][(x - xmin) * 4 + 4] = letter_at(c) or "."
+        r = g.ranks[c]
+        if r not in first_in_rank or x < g.coords[first_in_rank[r]][0]:
+            first_in_rank[r] = c
+        if x not in lowest_in_file or h < g.coords[lowest_in_file[x]][1]:
+            lowest_in_file[x] = c
+    for r, c in first_in_rank.items():
+        x, h = g.coords[c]
         col = (x - xmin) * 4 + 4
-        text = letter_at(c) or "."
-        grid[hmax - h][col] = text
-        if g.ranks[c] == max(r for cc, r in enumerate(g.ranks) if g.coords[cc][0] == x):
-            label = str(g.ranks[c])
-            for i, ch in enumerate(label):
-                grid[hmax - h - 1][col - 1 + i] = ch
-    lines = ["".join(row).rstrip() for row in grid]
-    lines.append("".join(f"{f:^4}" for f in g.files).rstrip().rjust(0))
-    lines[-1] = "  " + "   ".join(g.files)
-    return "\n".join(lines)
+        grid[hmax - h][col - 3:col - 1] = list(f"{r:>2}")
+    for x, c in lowest_in_file.items():
+        h = g.coords[c][1]
+        grid[hmax - h + 1][(x - xmin) * 4 + 4] = g.files[x - xmin]
+    return "\n".join("".join(row).rstrip() for row in grid)

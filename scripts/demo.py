@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""What `scripts/run` shows: each variant's start board and its perft counts and speed."""
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.board import Board  # noqa: E402
+from engine.variant import variant_names  # noqa: E402
+
+DEPTHS = {"chess": 5, "grand": 4, "hexagonal": 4}
+
+
+def main() -> None:
+    for name in variant_names():
+        board = Board(name)
+        print(f"== {name} ==")
+        print(board.draw())
+        print(f"FEN: {board.fen()}")
+        for depth in range(1, DEPTHS.get(name, 3) + 1):
+            start = time.perf_counter()
+            nodes = board.perft(depth)
+            secs = time.perf_counter() - start
+            print(f"  perft {depth}: {nodes:>12,}   {nodes / max(secs, 1e-9):>14,.0f} nodes/s")
+        print()
+
+
+if __name__ == "__main__":
+    main()
