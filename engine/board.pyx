@@ -29,11 +29,6 @@ cdef class Board:
     >>> b.push("e2e4"); b.fen()
     'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
     """
-    cdef PosRec* p
-    cdef readonly object variant
-    cdef CompiledTables _tables
-    cdef list _stack
-
     def __cinit__(self):
         self.p = <PosRec*> malloc(sizeof(PosRec))
         if self.p == NULL:
@@ -59,7 +54,7 @@ cdef class Board:
             raise MemoryError()
         try:
             self._load(q, data)
-        except ValueError:
+        except BaseException:
             free(q)
             raise
         free(self.p)
@@ -97,7 +92,8 @@ cdef class Board:
             raise ValueError(f"bad en passant cell {self.variant.geometry.names[ep]}")
 
     def fen(self) -> str:
-        """The position as FEN (en passant shown only when a capture there is possible)."""
+        """The position as FEN (en passant shown only when a legal capture there exists,
+        as python-chess does by default)."""
         return fen_mod.format(self.variant, self._placement(), self.p.side, self.p.castling,
                               self.p.ep, self.p.halfmove, self.p.fullmove)
 
@@ -233,8 +229,10 @@ cdef class Board:
         return n
 
     def perft_divide(self, int depth) -> list:
-        """[(uci, leaf count)] per root move, as `go perft` prints them."""
+        """[(uci, leaf count)] per root move, as `go perft` prints them (depth >= 1)."""
         cdef move_t moves[MAX_MOVES]
+        if depth < 1:
+            raise ValueError("perft divide needs depth >= 1")
         cdef int n = self._legal(moves), i
         cdef uint64_t cnt
         out = []

@@ -10,6 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 WHITE_BIT, BLACK_BIT = 16, 32
+DIGITS = "0123456789"
+
+
+def _number(text: str, what: str) -> int:
+    """A non-negative ASCII decimal number (no signs, underscores or other scripts)."""
+    if not text or any(ch not in DIGITS for ch in text):
+        raise ValueError(f"{what} must be a number, not {text!r}")
+    return int(text)
 
 
 @dataclass
@@ -38,9 +46,9 @@ def parse(variant, fen: str) -> FenData:
         i = 0
         while i < len(text):
             ch = text[i]
-            if ch.isdigit():
+            if ch in DIGITS:
                 j = i
-                while j < len(text) and text[j].isdigit():
+                while j < len(text) and text[j] in DIGITS:
                     j += 1
                 pos += int(text[i:j])
                 i = j
@@ -76,11 +84,8 @@ def parse(variant, fen: str) -> FenData:
             ep = g.cell(ep_txt)
         except KeyError:
             raise ValueError(f"bad en passant cell {ep_txt!r}") from None
-    try:
-        halfmove = int(rest.pop(0)) if rest else 0
-        fullmove = int(rest.pop(0)) if rest else 1
-    except ValueError:
-        raise ValueError("move counters must be numbers") from None
+    halfmove = _number(rest.pop(0), "halfmove clock") if rest else 0
+    fullmove = _number(rest.pop(0), "fullmove number") if rest else 1
     if rest:
         raise ValueError(f"unexpected FEN fields {' '.join(rest)!r}")
     if halfmove < 0 or fullmove < 1 or halfmove > 10000 or fullmove > 100000:

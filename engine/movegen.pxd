@@ -5,4 +5,5 @@ from engine.position cimport PosRec
 from libc.stdint cimport uint64_t
 
 cdef int generate_moves(PosRec* p, move_t* out) noexcept nogil
+cdef int generate_noisy(PosRec* p, move_t* out) noexcept nogil
 cdef uint64_t perft(PosRec* p, int depth) noexcept nogil

@@ -121,18 +121,18 @@ cdef bint ep_legal(PosRec* p, const Filter* f, int frm, int to) noexcept nogil:
     return ok
 
 
-cdef int gen_pawn(PosRec* p, const Filter* f, bint legal, move_t* out, int n, int frm,
-                  int pin) noexcept nogil:
+cdef int gen_pawn(PosRec* p, const Filter* f, bint legal, bint noisy, move_t* out, int n,
+                  int frm, int pin) noexcept nogil:
     cdef const TablesRec* t = p.t
     cdef int us = p.side
     cdef int enemy = colour_bit(us ^ 1)
     cdef int push = t.pawn_push[us]
     cdef int to, to2, i
     to = t.nxt[frm][push]
-    if to != NO_CELL and p.board[to] == 0:
+    if to != NO_CELL and p.board[to] == 0 and not (noisy and t.promo_zone[us][to] == 0):
         if not legal or target_ok(t, f, pin, to):
             n = add_pawn_moves(p, out, n, frm, to, KIND_NORMAL)
-        if t.double_step[us][frm]:
+        if t.double_step[us][frm] and not noisy:
             to2 = t.nxt[to][push]
             if to2 != NO_CELL and p.board[to2] == 0 and (not legal or target_ok(t, f, pin, to2)):
                 n = add_pawn_moves(p, out, n, frm, to2, KIND_DOUBLE)
@@ -149,7 +149,7 @@ cdef int gen_pawn(PosRec* p, const Filter* f, bint legal, move_t* out, int n, in
     return n
 
 
-cdef int gen_royal(PosRec* p, move_t* out, int n, int frm, bint legal) noexcept nogil:
+cdef int gen_royal(PosRec* p, move_t* out, int n, int frm, bint legal, bint noisy) noexcept nogil:
     """Moves of the royal piece: a target must not be attacked once the piece has left."""
     cdef const TablesRec* t = p.t
     cdef int us = p.side, them = p.side ^ 1, own = colour_bit(us)
@@ -163,7 +163,8 @@ cdef int gen_royal(PosRec* p, move_t* out, int n, int frm, bint legal) noexcept 
         v = ctz32(mask)
         mask &= mask - 1
         to = t.nxt[frm][v]
-        if to != NO_CELL and not (p.board[to] & own) and not (legal and pos_attacked(p, to, them)):
+        if (to != NO_CELL and not (p.board[to] & own) and not (noisy and p.board[to] == 0)
+                and not (legal and pos_attacked(p, to, them))):
             out[n] = make_move_code(frm, to, 0, KIND_NORMAL)
             n += 1
     mask = t.slide_mask[typ]
@@ -172,7 +173,7 @@ cdef int gen_royal(PosRec* p, move_t* out, int n, int frm, bint legal) noexcept 
         mask &= mask - 1
         to = t.nxt[frm][v]
         while to != NO_CELL and not (p.board[to] & own):
-            if not (legal and pos_attacked(p, to, them)):
+            if not (noisy and p.board[to] == 0) and not (legal and pos_attacked(p, to, them)):
                 out[n] = make_move_code(frm, to, 0, KIND_NORMAL)
                 n += 1
             if p.board[to]:
@@ -207,8 +208,8 @@ cdef int gen_castling(PosRec* p, move_t* out, int n) noexcept nogil:
     return n
 
 
-cdef int generate_moves(PosRec* p, move_t* out) noexcept nogil:
-    """Write the moves of the side to move into out; return how many."""
+cdef int generate(PosRec* p, move_t* out, bint noisy) noexcept nogil:
+    """All moves, or with ``noisy`` only captures and promotions, of the side to move."""
     cdef const TablesRec* t = p.t
     cdef Filter f
     cdef int us = p.side, own = colour_bit(us)
@@ -226,7 +227,7 @@ cdef int generate_moves(PosRec* p, move_t* out) noexcept nogil:
         frm = p.plist[us][i]
         typ = type_of(p.board[frm])
         if typ == t.royal_type:
-            n = gen_royal(p, out, n, frm, legal)
+            n = gen_royal(p, out, n, frm, legal, noisy)
             continue
         if f.nchk > 1:
             continue
@@ -235,14 +236,15 @@ cdef int generate_moves(PosRec* p, move_t* out) noexcept nogil:
             if f.pin_cell[j] == frm:
                 pin = f.pin_vec[j]
         if typ == t.pawn_type:
-            n = gen_pawn(p, &f, legal, out, n, frm, pin)
+            n = gen_pawn(p, &f, legal, noisy, out, n, frm, pin)
             continue
         mask = t.leap_mask[typ]
         while mask:
             v = ctz32(mask)
             mask &= mask - 1
             to = t.nxt[frm][v]
-            if to != NO_CELL and not (p.board[to] & own) and (not legal or target_ok(t, &f, pin, to)):
+            if (to != NO_CELL and not (p.board[to] & own) and not (noisy and p.board[to] == 0)
+                    and (not legal or target_ok(t, &f, pin, to))):
                 out[n] = make_move_code(frm, to, 0, KIND_NORMAL)
                 n += 1
         mask = t.slide_mask[typ]
@@ -251,15 +253,25 @@ cdef int generate_moves(PosRec* p, move_t* out) noexcept nogil:
             mask &= mask - 1
             to = t.nxt[frm][v]
             while to != NO_CELL and not (p.board[to] & own):
-                if not legal or target_ok(t, &f, pin, to):
+                if not (noisy and p.board[to] == 0) and (not legal or target_ok(t, &f, pin, to)):
                     out[n] = make_move_code(frm, to, 0, KIND_NORMAL)
                     n += 1
                 if p.board[to]:
                     break
                 to = t.nxt[to][v]
-    if p.castling and f.nchk == 0:
+    if p.castling and f.nchk == 0 and not noisy:
         n = gen_castling(p, out, n)
     return n
+
+
+cdef int generate_moves(PosRec* p, move_t* out) noexcept nogil:
+    """Write the moves of the side to move into out; return how many."""
+    return generate(p, out, False)
+
+
+cdef int generate_noisy(PosRec* p, move_t* out) noexcept nogil:
+    """Captures (en passant included) and promotions only: the quiescence search's moves."""
+    return generate(p, out, True)
 
 
 cdef uint64_t perft(PosRec* p, int depth) noexcept nogil:

@@ -18,7 +18,7 @@ cdef struct PosRec:
     const TablesRec* t
     piece_t board[MAX_CELLS]
     int side                # side to move: WHITE or BLACK
-    int ep                  # en passant target cell, NO_CELL unless a capture there is possible
+    int ep                  # en passant target cell, NO_CELL unless a legal capture there exists
     int castling            # castling rights, bit i = tables castling[i]
     int halfmove            # plies since the last capture or pawn move
     int fullmove
@@ -36,7 +36,7 @@ cdef void pos_put(PosRec* p, int cell, piece_t pc) noexcept nogil
 cdef void pos_remove(PosRec* p, int cell) noexcept nogil
 cdef bint pos_attacked(const PosRec* p, int cell, int by) noexcept nogil
 cdef bint pos_in_check(const PosRec* p) noexcept nogil
-cdef bint pos_ep_capturable(const PosRec* p, int cell, int by) noexcept nogil
+cdef bint pos_ep_capturable(PosRec* p, int cell, int by) noexcept nogil
 cdef void pos_make(PosRec* p, move_t m) noexcept nogil
 cdef void pos_unmake(PosRec* p) noexcept nogil
 cdef void pos_make_null(PosRec* p) noexcept nogil

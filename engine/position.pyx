@@ -104,14 +104,32 @@ cdef bint pos_in_check(const PosRec* p) noexcept nogil:
     return k != NO_CELL and pos_attacked(p, k, p.side ^ 1)
 
 
-cdef bint pos_ep_capturable(const PosRec* p, int cell, int by) noexcept nogil:
-    """Whether a pawn of ``by`` stands where it could capture onto cell."""
+cdef bint pos_ep_capturable(PosRec* p, int cell, int by) noexcept nogil:
+    """Whether ``by`` can capture en passant onto cell (a pawn just double-stepped over it).
+
+    The capture must be legal, not just possible on paper (FIDE 9.2.3: positions differ
+    only when a pawn "could have been captured en passant"), so the key and repetition
+    detection ignore an en passant right that a pin or a check forbids.
+    """
     cdef const TablesRec* t = p.t
-    cdef int i, c
-    cdef piece_t pc = t.pawn_type | colour_bit(by)
+    cdef int i, c, victim = t.nxt[cell][t.pawn_push[by ^ 1]]
+    cdef piece_t pc = t.pawn_type | colour_bit(by), taken
+    cdef bint ok
     for i in range(t.n_pawn_caps):
         c = t.nxt[cell][t.opp[t.pawn_caps[by][i]]]
-        if c != NO_CELL and p.board[c] == pc:
+        if c == NO_CELL or p.board[c] != pc:
+            continue
+        if not t.royal_check or p.king[by] == NO_CELL:
+            return True
+        taken = p.board[victim]
+        p.board[cell] = pc
+        p.board[c] = 0
+        p.board[victim] = 0
+        ok = not pos_attacked(p, p.king[by], by ^ 1)
+        p.board[victim] = taken
+        p.board[c] = pc
+        p.board[cell] = 0
+        if ok:
             return True
     return False
 

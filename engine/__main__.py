@@ -1,0 +1,61 @@
+"""Command line: ``quantum`` (or ``python -m engine``) speaks UCI on stdin/stdout.
+
+Subcommands are for tools and humans: ``quantum perft <variant> <depth> [fen]`` prints a
+Stockfish-style divide. ``bench`` and friends will join them here.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from engine.engine import Engine
+from engine.notation import perft_lines
+
+
+def _run_uci(args: argparse.Namespace) -> int:
+    # The one allowed edge from engine/ up to protocol/: this is the console-script entry
+    # point, so the import happens here, at call time, and never at module level.
+    from protocol import uci
+
+    return uci.main([])
+
+
+def _run_perft(args: argparse.Namespace) -> int:
+    engine = Engine(args.variant)
+    engine.set_position(" ".join(args.fen) or None, [])
+    for line in perft_lines(engine.perft_divide(args.depth)):
+        print(line)
+    return 0
+
+
+COMMANDS = {"uci": _run_uci, "perft": _run_perft}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="quantum", description="Quantum, a multi-variant chess engine. "
+                                    "Without a command it speaks UCI on stdin/stdout.")
+    sub = parser.add_subparsers(dest="command", metavar="command")
+    sub.add_parser("uci", help="speak UCI on stdin/stdout (the default)")
+    perft = sub.add_parser("perft", help="count leaf nodes per root move (divide)")
+    perft.add_argument("variant", help="chess, grand, hexagonal or an alias")
+    perft.add_argument("depth", type=int, help="plies to count")
+    perft.add_argument("fen", nargs="*", help="start from this FEN (its fields may be "
+                                              "given as separate words)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Dispatch on the first argument; no arguments means the UCI loop."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "uci"
+    try:
+        return COMMANDS[command](args)
+    except ValueError as exc:
+        print(f"quantum {command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,325 @@
+"""The UCI loop: read a line, split it, dispatch on the first word to a handler.
+
+Handlers parse their arguments with the pure ``parse_*`` functions below into small
+dataclasses, call the Engine facade, and answer through ``UciSession.send``.
+
+Error convention: a bad line (unknown command, malformed arguments, bad FEN, illegal
+move, unknown option or variant) is answered with exactly one
+``info string error <reason>`` line and changes nothing; a handler computes its whole
+answer before printing any of it. An unexpected exception becomes
+``info string error internal: ...`` on stdout and a traceback on stderr, never a
+traceback on stdout. Extensions beyond the 2006 spec come from ``protocol.dialect``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from engine.engine import MAX_PERFT_DEPTH, Engine
+from protocol import dialect
+from protocol.options import OptionRegistry
+
+ENGINE_NAME = "Quantum 0.1"
+ENGINE_AUTHOR = "Quantum team"
+ERROR_PREFIX = "info string error "
+# Echoed user input is cut to this many characters so that a runaway line cannot flood
+# the GUI's log.
+ECHO_LIMIT = 60
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+# -- parsed commands -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class PositionCommand:
+    """``position startpos|fen <fen> [moves ...]``; ``fen`` None means the start position."""
+
+    fen: str | None
+    moves: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SetOption:
+    """``setoption name <name> [value <value>]``; ``value`` None when there is none."""
+
+    name: str
+    value: str | None = None
+
+
+@dataclass(frozen=True)
+class GoLimits:
+    """Everything ``go`` may say; the search issue consumes all but ``perft``.
+
+    Times are milliseconds. ``perft`` is the Stockfish dialect's ``go perft N``.
+    """
+
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int | None = None
+    binc: int | None = None
+    movestogo: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    mate: int | None = None
+    movetime: int | None = None
+    infinite: bool = False
+    ponder: bool = False
+    searchmoves: tuple[str, ...] = ()
+    perft: int | None = None
+
+
+_GO_INTEGERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate",
+                "movetime", "perft")
+_GO_FLAGS = ("infinite", "ponder")
+_GO_KEYWORDS = _GO_INTEGERS + _GO_FLAGS + ("searchmoves",)
+
+
+# -- pure parsers --------------------------------------------------------------------------
+def quote(text: str) -> str:
+    """``text`` quoted for an error line: repr escapes control characters, and long input
+    is cut at ECHO_LIMIT."""
+    if len(text) > ECHO_LIMIT:
+        return repr(text[:ECHO_LIMIT]) + "..."
+    return repr(text)
+
+
+def split_command(line: str) -> tuple[str, list[str]] | None:
+    """The command word and its argument tokens, or None for a blank line."""
+    tokens = line.split()
+    if not tokens:
+        return None
+    return tokens[0], tokens[1:]
+
+
+def parse_int(token: str, what: str) -> int:
+    """An ASCII decimal integer; ValueError naming ``what`` otherwise (``int()`` alone
+    would also take ``1_000`` or non-ASCII digits)."""
+    if not _INTEGER.fullmatch(token):
+        raise ValueError(f"{what} needs an integer, not {quote(token)}")
+    return int(token)
+
+
+def parse_position(args: list[str]) -> PositionCommand:
+    """``startpos [moves ...]`` or ``fen <fields...> [moves ...]``."""
+    if not args:
+        raise ValueError("expected 'startpos' or 'fen'")
+    kind, rest = args[0], args[1:]
+    if kind == "startpos":
+        if rest and rest[0] != "moves":
+            raise ValueError(f"expected 'moves' after 'startpos', not {quote(rest[0])}")
+        return PositionCommand(None, tuple(rest[1:]))
+    if kind == "fen":
+        cut = rest.index("moves") if "moves" in rest else len(rest)
+        if cut == 0:
+            raise ValueError("missing FEN after 'fen'")
+        return PositionCommand(" ".join(rest[:cut]), tuple(rest[cut + 1:]))
+    raise ValueError(f"expected 'startpos' or 'fen', not {quote(kind)}")
+
+
+def parse_setoption(args: list[str]) -> SetOption:
+    """``name <words...> [value <words...>]``; names may hold spaces (``Clear Hash``)."""
+    if not args or args[0] != "name":
+        raise ValueError("expected 'name <option> [value <value>]'")
+    rest = args[1:]
+    cut = rest.index("value") if "value" in rest else len(rest)
+    name = " ".join(rest[:cut])
+    if not name:
+        raise ValueError("missing option name")
+    value = " ".join(rest[cut + 1:]) if cut < len(rest) else None
+    return SetOption(name, value)
+
+
+def parse_go(args: list[str]) -> GoLimits:
+    """All ``go`` parameters of the 2006 spec plus ``perft``; ValueError for unknown
+    tokens, missing or non-integer numbers and a perft depth out of range."""
+    fields: dict = {}
+    i = 0
+    while i < len(args):
+        key = args[i]
+        i += 1
+        if key in _GO_FLAGS:
+            fields[key] = True
+        elif key in _GO_INTEGERS:
+            if i == len(args):
+                raise ValueError(f"{key} needs a number")
+            fields[key] = parse_int(args[i], key)
+            i += 1
+        elif key == "searchmoves":
+            start = i
+            while i < len(args) and args[i] not in _GO_KEYWORDS:
+                i += 1
+            fields[key] = tuple(args[start:i])
+        else:
+            raise ValueError(f"unknown token {quote(key)}")
+    perft = fields.get("perft")
+    if perft is not None and not 1 <= perft <= MAX_PERFT_DEPTH:
+        raise ValueError(f"perft depth must be 1..{MAX_PERFT_DEPTH}, not {perft}")
+    return GoLimits(**fields)
+
+
+# -- the session ---------------------------------------------------------------------------
+def default_options() -> OptionRegistry:
+    """The options ``uci`` announces (only the dialect's variant option so far)."""
+    return OptionRegistry([dialect.variant_option()])
+
+
+class UciSession:
+    """One conversation: the engine, its options, and where the answers go."""
+
+    def __init__(self, out: TextIO, engine: Engine | None = None,
+                 options: OptionRegistry | None = None):
+        self.out = out
+        self.engine = engine if engine is not None else Engine()
+        self.options = options if options is not None else default_options()
+        self.running = True
+        # The search issue will answer from a worker thread too; lines must not interleave.
+        self._lock = threading.Lock()
+
+    def send(self, *lines: str) -> None:
+        """Write whole lines and flush, so a GUI sees each answer at once."""
+        with self._lock:
+            for line in lines:
+                self.out.write(line + "\n")
+            self.out.flush()
+
+    def error(self, reason: str) -> None:
+        """The one-line error answer: whitespace runs become one space and other
+        unprintable characters are escaped, so the reason cannot break the line."""
+        text = " ".join(reason.split())
+        text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                       for ch in text)
+        self.send(ERROR_PREFIX + text)
+
+    def handle(self, line: str) -> bool:
+        """Answer one input line; False once the session should end (``quit``)."""
+        parsed = split_command(line)
+        if parsed is None:
+            return self.running
+        word, args = parsed
+        handler = COMMANDS.get(word)
+        if handler is None:
+            self.error(f"unknown command {quote(word)}")
+            return self.running
+        try:
+            handler(self, args)
+        except BrokenPipeError:
+            raise
+        except ValueError as exc:
+            self.error(f"{word}: {exc}")
+        except Exception as exc:  # a bug: report it and keep serving
+            traceback.print_exc(file=sys.stderr)
+            self.error(f"internal: {word}: {type(exc).__name__}: {exc}")
+        return self.running
+
+    def run(self, stream: TextIO) -> int:
+        """Serve lines until ``quit`` or end of input; the exit status (0)."""
+        for line in iter(stream.readline, ""):
+            if not self.handle(line):
+                break
+        return 0
+
+
+# -- handlers ------------------------------------------------------------------------------
+def cmd_uci(session: UciSession, args: list[str]) -> None:
+    session.send(f"id name {ENGINE_NAME}", f"id author {ENGINE_AUTHOR}",
+                 *(option.uci_line() for option in session.options), "uciok")
+
+
+def cmd_isready(session: UciSession, args: list[str]) -> None:
+    session.send("readyok")
+
+
+def cmd_ucinewgame(session: UciSession, args: list[str]) -> None:
+    session.engine.new_game()
+
+
+def cmd_setoption(session: UciSession, args: list[str]) -> None:
+    command = parse_setoption(args)
+    session.options.set(session.engine, command.name, command.value)
+
+
+def cmd_position(session: UciSession, args: list[str]) -> None:
+    command = parse_position(args)
+    session.engine.set_position(command.fen, command.moves)
+
+
+def cmd_go(session: UciSession, args: list[str]) -> None:
+    limits = parse_go(args)
+    if limits.perft is None:
+        raise ValueError("only 'go perft N' is supported in this build")
+    session.send(*dialect.perft_report(session.engine, limits.perft))
+
+
+def cmd_stop(session: UciSession, args: list[str]) -> None:
+    """Nothing runs in the background yet, so there is nothing to stop or report."""
+
+
+def cmd_d(session: UciSession, args: list[str]) -> None:
+    session.send(*dialect.display_lines(session.engine))
+
+
+def cmd_quit(session: UciSession, args: list[str]) -> None:
+    session.running = False
+
+
+# Command word -> handler. Words of the 2006 spec first, then the dialect's (`d`).
+# Commands without arguments ignore extra tokens, as Stockfish does.
+COMMANDS: dict[str, Callable[[UciSession, list[str]], None]] = {
+    "uci": cmd_uci,
+    "isready": cmd_isready,
+    "ucinewgame": cmd_ucinewgame,
+    "setoption": cmd_setoption,
+    "position": cmd_position,
+    "go": cmd_go,
+    "stop": cmd_stop,
+    "ponderhit": cmd_stop,
+    "quit": cmd_quit,
+    "d": cmd_d,
+}
+
+
+# -- process entry -------------------------------------------------------------------------
+def main(argv: list[str] | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> int:
+    """Run the loop on stdin/stdout (or the given streams) until ``quit`` or EOF.
+
+    ``argv`` is accepted for symmetry with other entry points; the loop takes no
+    arguments yet. Returns the exit status.
+    """
+    if argv:
+        print(f"usage: quantum  (UCI on stdin/stdout; no arguments, got {argv})",
+              file=sys.stderr)
+        return 2
+    if stdin is None:
+        stdin = sys.stdin
+        _reconfigure(stdin, errors="replace")        # bad bytes must not end the loop
+    if stdout is None:
+        stdout = sys.stdout
+        _reconfigure(stdout, errors="backslashreplace")
+    session = UciSession(stdout)
+    try:
+        return session.run(stdin)
+    except BrokenPipeError:
+        # The GUI went away. Point stdout at devnull so that the interpreter's final
+        # flush does not complain about the closed pipe on stderr.
+        if stdout is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _reconfigure(stream: TextIO, **kwargs) -> None:
+    """Apply TextIOWrapper settings when the stream supports them (a test double may not)."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(**kwargs)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
