@@ -4,7 +4,7 @@ import os
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-MODULES = ["types", "tables", "position", "movegen", "board"]
+MODULES = ["tables", "position", "movegen", "board", "evaluate", "tt", "search"]
 DEBUG = os.environ.get("QUANTUM_DEBUG") == "1"
 
 directives = {
