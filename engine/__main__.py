@@ -1,7 +1,8 @@
 """Command line: ``quantum`` (or ``python -m engine``) speaks UCI on stdin/stdout.
 
 Subcommands are for tools and humans: ``quantum perft <variant> <depth> [fen]`` prints a
-Stockfish-style divide. ``bench`` and friends will join them here.
+Stockfish-style divide; ``quantum bench [depth]`` searches a fixed position set and ends
+with Stockfish's three summary lines (how OpenBench and fishtest call engines).
 """
 from __future__ import annotations
 
@@ -28,7 +29,16 @@ def _run_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"uci": _run_uci, "perft": _run_perft}
+def _run_bench(args: argparse.Namespace) -> int:
+    from engine import bench
+
+    if args.depth < 1 or args.depth > 64:
+        raise ValueError("bench depth must be 1..64")
+    bench.run(args.depth)
+    return 0
+
+
+COMMANDS = {"uci": _run_uci, "perft": _run_perft, "bench": _run_bench}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,6 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("depth", type=int, help="plies to count")
     perft.add_argument("fen", nargs="*", help="start from this FEN (its fields may be "
                                               "given as separate words)")
+    bench = sub.add_parser("bench", help="search fixed positions; print nodes and speed")
+    bench.add_argument("depth", type=int, nargs="?", default=None,
+                       help="search depth (default: the bench depth)")
     return parser
 
 
@@ -50,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "uci"
+    if command == "bench" and args.depth is None:
+        from engine.bench import DEFAULT_DEPTH
+        args.depth = DEFAULT_DEPTH
     try:
         return COMMANDS[command](args)
     except ValueError as exc:

@@ -1,29 +1,43 @@
 """Engine: the facade every front end (UCI, CLI, adapters) talks to.
 
-It owns the chosen variant and the current position, and knows nothing about any
-protocol: it never prints, and every bad input is a ``ValueError`` that leaves the old
-state untouched, so a front end can report the error and carry on.
-
-.. note:: Room reserved for the search issue. The search will add, on this class:
-
-   * ``go(limits)``: start a search of ``self.board`` in a worker thread and return at
-     once (non-blocking), so the protocol thread can still answer ``isready``/``stop``;
-   * ``stop()``: ask a running search to finish and report its best move;
-   * listeners ``on_info(callback)`` and ``on_bestmove(callback)``, called from the
-     worker with typed events (``SearchInfo``, ``BestMove``); the protocol formats them;
-   * engine settings such as ``set_hash(mb)``, called by option callbacks.
-
-   ``set_position``, ``set_variant`` and ``new_game`` will then wait for (or stop) a
-   running search before they replace the board.
+It owns the chosen variant, the current position, the transposition table and the
+search worker, and knows nothing about any protocol: it never prints. Bad input is a
+``ValueError`` that leaves the old state untouched, so a front end can report it and
+carry on. ``go`` is non-blocking: the search runs in a worker thread without the GIL and
+reports through the ``on_info``/``on_bestmove`` callbacks, so the protocol thread can
+answer ``isready``, ``stop`` and ``ponderhit`` at once.
 """
 from __future__ import annotations
 
+import random
+import threading
+
+from engine import levels
 from engine.board import Board
+from engine.deepening import BestMove, GoLimits, SearchInfo, think
+from engine.eval_tables import eval_tables
+from engine.search import Searcher
+from engine.tt import TranspositionTable
 from engine.variant import resolve_name
 
 DEFAULT_VARIANT = "chess"
 # Perft beyond this would run for days on any variant; the limit turns a typo into an error.
 MAX_PERFT_DEPTH = 20
+DEFAULT_HASH_MB = 16
+MAX_HASH_MB = 4096
+DEFAULT_MOVE_OVERHEAD_MS = 30
+
+
+class _ClockBox(list):
+    """Where ``think`` puts the Clock of its search; ``armed`` is set once it is there."""
+
+    def __init__(self):
+        super().__init__()
+        self.armed = threading.Event()
+
+    def append(self, clock) -> None:
+        super().append(clock)
+        self.armed.set()
 
 
 class Engine:
@@ -38,6 +52,115 @@ class Engine:
     def __init__(self, variant: str = DEFAULT_VARIANT):
         self._variant = resolve_name(variant)
         self._board = Board(self._variant)
+        self._tt = TranspositionTable(DEFAULT_HASH_MB)
+        self._searcher = Searcher()
+        self._thread: threading.Thread | None = None
+        self._clock_box: list = _ClockBox()
+        self._rng = random.Random()
+        self.multipv = 1
+        self.move_overhead_ms = DEFAULT_MOVE_OVERHEAD_MS
+        self.level = "hard"
+        self.limit_strength = False
+        self.elo = 1500
+
+    # -- settings (option callbacks call these) -----------------------------------------
+    def set_hash(self, mb: int) -> None:
+        """Resize the transposition table (its contents are lost)."""
+        if not 1 <= mb <= MAX_HASH_MB:
+            raise ValueError(f"hash must be 1..{MAX_HASH_MB} MB, not {mb}")
+        self.stop()             # a running search reads the table: end it first (waiting
+        self.wait()             # alone would never return during `go infinite`)
+        self._tt.resize(mb)
+
+    def clear_hash(self) -> None:
+        self.stop()
+        self.wait()
+        self._tt.clear()
+
+    def set_level(self, name: str) -> None:
+        if name not in levels.LEVELS:
+            raise ValueError(f"unknown level {name!r} ({', '.join(levels.LEVELS)})")
+        self.level = name
+
+    def strength(self, limits: GoLimits) -> levels.Strength:
+        """The strength this search plays at: UCI_Elo when limited, else the Level.
+
+        The Level's per-move time cap applies only to a bare ``go`` (no clock, depth,
+        nodes, movetime or infinite), so analysis and fixed-depth runs are not cut short.
+        """
+        s = levels.for_elo(self.elo) if self.limit_strength else levels.LEVELS[self.level]
+        bare = not (limits.wtime or limits.btime or limits.movetime or limits.depth
+                    or limits.nodes or limits.infinite or limits.mate)
+        if not bare:
+            s = levels.Strength(s.name, s.max_depth, s.max_nodes, s.lines, s.temperature,
+                                None, s.blunder)
+        return s
+
+    # -- searching --------------------------------------------------------------------------
+    @property
+    def searching(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def go(self, limits: GoLimits, on_info, on_bestmove) -> None:
+        """Start searching the current position; return at once.
+
+        ``on_info(SearchInfo)`` is called per iteration (and on aspiration failures),
+        ``on_bestmove(BestMove)`` once at the end, both from the worker thread. A search
+        already running is stopped first (a GUI that forgets ``stop`` still gets answers).
+        """
+        self.stop()
+        self.wait()
+        board = self._board.copy()
+        ev = eval_tables(self._variant)
+        strength = self.strength(limits)
+        searcher, box = Searcher(), _ClockBox()
+        tt, multipv, overhead, rng = self._tt, self.multipv, self.move_overhead_ms, self._rng
+        self._clock_box, self._searcher = box, searcher
+
+        def run():
+            try:
+                best = think(searcher, board, ev, tt, limits, multipv, overhead, strength,
+                             on_info, box, rng)
+            except Exception as exc:  # never leave a GUI waiting without a bestmove
+                on_info(SearchInfo(depth=0, string=f"error internal: search: {exc!r}"))
+                moves = board.legal_moves()
+                best = BestMove(moves[0] if moves else None)
+            on_bestmove(best)
+
+        thread = threading.Thread(target=run, name="quantum-search", daemon=True)
+        self._thread = thread
+        thread.start()
+        # Return only once `stop` and `ponderhit` can reach this search: before its Clock
+        # is in the box, `think` has yet to call `searcher.new_search()`, which clears the
+        # stop flag, and a ponderhit would find no clock: either would be lost, leaving
+        # `go infinite`/`go ponder` running for ever.
+        while not box.armed.wait(0.01) and thread.is_alive():
+            pass
+
+    def stop(self) -> None:
+        """Ask a running search to finish now; its bestmove still arrives."""
+        if self.searching:
+            self._searcher.stop()
+            for clock in self._clock_box:
+                clock.released.set()
+
+    def ponderhit(self) -> None:
+        """The opponent played the pondered move: the search goes on, on the real clock."""
+        for clock in self._clock_box:
+            clock.ponderhit()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the running search (if any) has reported its best move."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def search_sync(self, limits: GoLimits) -> tuple[BestMove, list]:
+        """Search and wait: (best move, info events). For scripts and tests."""
+        infos: list = []
+        result: list = []
+        self.go(limits, infos.append, result.append)
+        self.wait()
+        return result[0], infos
 
     @property
     def variant(self) -> str:
@@ -60,14 +183,16 @@ class Engine:
         """
         canonical = resolve_name(name)
         board = Board(canonical)
+        self.stop()
+        self.wait()
         self._variant, self._board = canonical, board
 
     def new_game(self) -> None:
-        """Forget the game: back to the start position of the current variant.
-
-        The search issue will also clear its hash table and histories here.
-        """
+        """Forget the game: back to the start position, with an empty hash table."""
+        self.stop()
+        self.wait()
         self._board = Board(self._variant)
+        self._tt.clear()
 
     def set_position(self, fen: str | None, moves: list[str] | tuple[str, ...] = ()) -> None:
         """Set up ``fen`` (None: the variant's start position) and play ``moves`` (UCI).
@@ -83,6 +208,8 @@ class Engine:
             except ValueError:
                 raise ValueError(f"illegal move {move!r} (move {ply} of the list) "
                                  f"in {board.fen()}") from None
+        self.stop()
+        self.wait()
         self._board = board
 
     def perft_divide(self, depth: int) -> list[tuple[str, int]]:

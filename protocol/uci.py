@@ -21,9 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from engine.engine import MAX_PERFT_DEPTH, Engine
+from engine import deepening
+from engine.engine import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, \
+    MAX_PERFT_DEPTH, Engine
+from engine.levels import ELO_MAX, ELO_MIN, LEVEL_NAMES
+from engine.notation import bestmove_line, info_line
 from protocol import dialect
-from protocol.options import OptionRegistry
+from protocol.options import Option, OptionRegistry
 
 ENGINE_NAME = "Quantum 0.1"
 ENGINE_AUTHOR = "Quantum team"
@@ -156,6 +160,9 @@ def parse_go(args: list[str]) -> GoLimits:
             fields[key] = tuple(args[start:i])
         else:
             raise ValueError(f"unknown token {quote(key)}")
+    for key in ("depth", "nodes", "mate", "movetime", "movestogo"):
+        if fields.get(key, 0) < 0:
+            raise ValueError(f"{key} must not be negative, not {fields[key]}")
     perft = fields.get("perft")
     if perft is not None and not 1 <= perft <= MAX_PERFT_DEPTH:
         raise ValueError(f"perft depth must be 1..{MAX_PERFT_DEPTH}, not {perft}")
@@ -164,8 +171,26 @@ def parse_go(args: list[str]) -> GoLimits:
 
 # -- the session ---------------------------------------------------------------------------
 def default_options() -> OptionRegistry:
-    """The options ``uci`` announces (only the dialect's variant option so far)."""
-    return OptionRegistry([dialect.variant_option()])
+    """The options ``uci`` announces, each wired to the Engine facade."""
+    def setter(attr):
+        return lambda engine, value: setattr(engine, attr, value)
+
+    return OptionRegistry([
+        Option("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB,
+               on_change=lambda engine, mb: engine.set_hash(mb)),
+        Option("Clear Hash", "button", on_change=lambda engine, _: engine.clear_hash()),
+        # One search thread for now; the option exists because GUIs and runners set it.
+        Option("Threads", "spin", 1, 1, 1),
+        Option("MultiPV", "spin", 1, 1, 64, on_change=setter("multipv")),
+        Option("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000,
+               on_change=setter("move_overhead_ms")),
+        Option("Ponder", "check", False),
+        dialect.variant_option(),
+        Option("UCI_LimitStrength", "check", False, on_change=setter("limit_strength")),
+        Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, on_change=setter("elo")),
+        Option("Level", "combo", "hard", vars=LEVEL_NAMES,
+               on_change=lambda engine, name: engine.set_level(name)),
+    ])
 
 
 class UciSession:
@@ -183,9 +208,14 @@ class UciSession:
     def send(self, *lines: str) -> None:
         """Write whole lines and flush, so a GUI sees each answer at once."""
         with self._lock:
-            for line in lines:
-                self.out.write(line + "\n")
-            self.out.flush()
+            try:
+                for line in lines:
+                    self.out.write(line + "\n")
+                self.out.flush()
+            except (BrokenPipeError, ValueError):
+                if threading.current_thread() is threading.main_thread():
+                    raise
+                self.running = False        # the GUI went away while a search reported
 
     def error(self, reason: str) -> None:
         """The one-line error answer: whitespace runs become one space and other
@@ -221,6 +251,10 @@ class UciSession:
         for line in iter(stream.readline, ""):
             if not self.handle(line):
                 break
+        else:                       # end of input: let a running search report, then exit
+            self.engine.wait(5.0)
+            self.engine.stop()
+            self.engine.wait(2.0)
         return 0
 
 
@@ -250,13 +284,34 @@ def cmd_position(session: UciSession, args: list[str]) -> None:
 
 def cmd_go(session: UciSession, args: list[str]) -> None:
     limits = parse_go(args)
-    if limits.perft is None:
-        raise ValueError("only 'go perft N' is supported in this build")
-    session.send(*dialect.perft_report(session.engine, limits.perft))
+    if limits.perft is not None:
+        session.engine.stop()
+        session.engine.wait()
+        session.send(*dialect.perft_report(session.engine, limits.perft))
+        return
+    legal = session.engine.board.legal_moves()
+    wanted = [m.lower() for m in limits.searchmoves]
+    bad = [m for m in wanted if m not in legal]
+    if bad:
+        raise ValueError(f"searchmoves: illegal move {quote(bad[0])}")
+    search_limits = deepening.GoLimits(
+        wtime=limits.wtime, btime=limits.btime, winc=limits.winc, binc=limits.binc,
+        movestogo=limits.movestogo, depth=limits.depth, nodes=limits.nodes,
+        mate=limits.mate, movetime=limits.movetime, infinite=limits.infinite,
+        ponder=limits.ponder, searchmoves=wanted)
+    session.engine.go(search_limits,
+                      on_info=lambda info: session.send(info_line(info)),
+                      on_bestmove=lambda best: session.send(bestmove_line(best)))
 
 
 def cmd_stop(session: UciSession, args: list[str]) -> None:
-    """Nothing runs in the background yet, so there is nothing to stop or report."""
+    """End a running search; its worker prints the bestmove."""
+    session.engine.stop()
+
+
+def cmd_ponderhit(session: UciSession, args: list[str]) -> None:
+    """The opponent played the move being pondered: go on thinking on the real clock."""
+    session.engine.ponderhit()
 
 
 def cmd_d(session: UciSession, args: list[str]) -> None:
@@ -264,6 +319,8 @@ def cmd_d(session: UciSession, args: list[str]) -> None:
 
 
 def cmd_quit(session: UciSession, args: list[str]) -> None:
+    session.engine.stop()
+    session.engine.wait(2.0)
     session.running = False
 
 
@@ -277,7 +334,7 @@ COMMANDS: dict[str, Callable[[UciSession, list[str]], None]] = {
     "position": cmd_position,
     "go": cmd_go,
     "stop": cmd_stop,
-    "ponderhit": cmd_stop,
+    "ponderhit": cmd_ponderhit,
     "quit": cmd_quit,
     "d": cmd_d,
 }

@@ -1,7 +1,17 @@
-"""The Engine facade: variant and position changes are all-or-nothing."""
+"""The Engine facade: variant and position changes are all-or-nothing; the search runs
+in a worker thread that ``stop``/``ponderhit`` always reach and that no setting can
+deadlock. Waits are hang guards only."""
+import threading
+import time
+
 import pytest
 
+import engine.engine as engine_module
+from engine import levels
+from engine.deepening import GoLimits
 from engine.engine import DEFAULT_VARIANT, Engine, MAX_PERFT_DEPTH
+
+GUARD_S = 30.0
 
 CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -81,3 +91,129 @@ def test_perft_divide_totals():
 def test_perft_divide_depth_bounds(depth):
     with pytest.raises(ValueError, match="perft depth"):
         Engine().perft_divide(depth)
+
+
+# -- the search worker ---------------------------------------------------------------------
+def test_search_sync_returns_a_legal_move_and_its_reports():
+    engine = Engine("grand")
+    best, infos = engine.search_sync(GoLimits(depth=3))
+    assert best.move in engine.board.legal_moves()
+    assert [info.depth for info in infos][-1] == 3 and infos[-1].pv[0] == best.move
+
+
+def test_search_of_a_finished_game_has_no_move():
+    engine = Engine()
+    engine.set_position(None, "f2f3 e7e5 g2g4 d8h4".split())
+    best, infos = engine.search_sync(GoLimits(depth=3))
+    assert best.move is None and best.ponder is None
+    assert [(info.depth, info.mate_in) for info in infos] == [(0, 0)]
+
+
+def test_the_searched_board_is_a_copy():
+    engine = Engine()
+    engine.set_position(None, ["e2e4"])
+    before = (engine.board.fen(), list(engine.board.move_stack))
+    engine.search_sync(GoLimits(depth=4))
+    assert (engine.board.fen(), engine.board.move_stack) == before
+
+
+def start_late(monkeypatch, delay=0.05):
+    """Make the worker start its search late, as a busy machine may: a stop or ponderhit
+    sent at once then arrives before the search has begun."""
+    real = engine_module.think
+
+    def late_think(*args, **kwargs):
+        time.sleep(delay)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine_module, "think", late_think)
+
+
+def run_until_done(engine, limits, release):
+    """Start a search, call ``release`` at once, and return its BestMoves (a hang guard
+    fails the test instead of hanging it)."""
+    result = []
+    engine.go(limits, lambda info: None, result.append)
+    release()
+    engine.wait(GUARD_S)
+    searching = engine.searching
+    if searching:                          # leave nothing running behind a failed test
+        engine._searcher.stop()
+        for clock in engine._clock_box:
+            clock.released.set()
+    assert not searching, "the search missed the release and still runs"
+    return result
+
+
+def test_stop_reaches_a_search_that_has_not_begun(monkeypatch):
+    start_late(monkeypatch)
+    engine = Engine()
+    for _ in range(3):
+        result = run_until_done(engine, GoLimits(infinite=True), engine.stop)
+        assert len(result) == 1 and result[0].move in engine.board.legal_moves()
+
+
+def test_ponderhit_reaches_a_search_that_has_not_begun(monkeypatch):
+    start_late(monkeypatch)
+    engine = Engine()
+    for _ in range(3):
+        result = run_until_done(engine, GoLimits(ponder=True, movetime=20), engine.ponderhit)
+        assert len(result) == 1 and result[0].move in engine.board.legal_moves()
+
+
+@pytest.mark.parametrize("change", [
+    lambda e: e.set_hash(8), lambda e: e.clear_hash(), lambda e: e.new_game(),
+    lambda e: e.set_variant("grand"), lambda e: e.set_position(None, ["e2e4"])])
+def test_changes_during_an_infinite_search_end_it_instead_of_waiting(change):
+    engine = Engine()
+    result = []
+    engine.go(GoLimits(infinite=True), lambda info: None, result.append)
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (change(engine), done.set()), daemon=True)
+    worker.start()
+    finished = done.wait(GUARD_S)
+    if not finished:
+        engine.stop()
+    assert finished, "the change waited for an infinite search (deadlock)"
+    assert not engine.searching and len(result) == 1
+
+
+def test_set_hash_range_is_checked_before_anything_happens():
+    engine = Engine()
+    for mb in (0, engine_module.MAX_HASH_MB + 1):
+        with pytest.raises(ValueError, match="hash must be"):
+            engine.set_hash(mb)
+
+
+# -- strength ------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", levels.LEVEL_NAMES)
+def test_level_time_cap_applies_to_a_bare_go_only(name):
+    engine = Engine()
+    engine.set_level(name)
+    assert engine.strength(GoLimits()) == levels.LEVELS[name]
+    for limits in (GoLimits(depth=5), GoLimits(wtime=1000, btime=1000), GoLimits(nodes=10),
+                   GoLimits(movetime=100), GoLimits(infinite=True), GoLimits(mate=2)):
+        strength = engine.strength(limits)
+        assert strength.max_think is None
+        assert strength.max_depth == levels.LEVELS[name].max_depth
+        assert strength.lines == levels.LEVELS[name].lines
+
+
+def test_hard_thinks_at_most_one_and_a_half_seconds_on_a_bare_go():
+    assert Engine().strength(GoLimits()).max_think == 1.5
+
+
+def test_limit_strength_uses_elo_instead_of_level():
+    engine = Engine()
+    engine.set_level("beginner")
+    engine.limit_strength, engine.elo = True, 2800
+    assert engine.strength(GoLimits(depth=5)).name == "elo2800"
+    engine.limit_strength = False
+    assert engine.strength(GoLimits(depth=5)).name == "beginner"
+
+
+def test_unknown_level_is_refused():
+    engine = Engine()
+    with pytest.raises(ValueError, match="unknown level"):
+        engine.set_level("expert")
+    assert engine.level == "hard"

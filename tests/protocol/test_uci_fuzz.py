@@ -1,23 +1,32 @@
 """Fuzzing the loop in-process with hypothesis: random, truncated and mutated lines,
-illegal moves and broken FENs in every variant.
+illegal moves and broken FENs in every variant, and lines that arrive while a search runs.
 
 For every line: nothing escapes, nothing on stdout is a traceback, the answer has a
 valid shape (one ``info string error`` line and an unchanged state on any error), and at
-the end ``position startpos`` + ``go perft 1`` still gives the right count.
+the end ``position startpos`` + ``go perft 1`` still gives the right count and
+``go depth 3`` exactly one legal bestmove.
+
+A ``go`` line that starts a search is followed at once by ``stop``, and the harness waits
+for the bestmove (with a hang guard, never a speed assertion), so a drawn ``go infinite``
+or ``go depth 99`` costs no more than ``go depth 1``; the whole search output (info lines,
+exactly one bestmove, legal in the searched position) is checked.
 
 Perft depths are only drawn from 0..2 and from invalid spellings, and inserted characters
 are never digits, so no drawn line can start a deep perft.
 """
 import io
 import random
+import threading
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.board import Board
 from engine.variant import load_spec, variant_names
-from protocol.uci import main
-from uci_helpers import Driver, check_answer, check_perft_report, is_error, snapshot, start_perft
+from protocol.uci import main, parse_go
+from uci_helpers import (BESTMOVE_RE, CHECKMATED, SEARCH_GUARD_S, STALEMATE, Driver,
+                         check_answer, check_perft_report, check_search_output, is_error,
+                         is_search_line, snapshot, start_perft)
 
 VARIANTS = variant_names()
 VARIANT_WORDS = VARIANTS + [a for v in VARIANTS for a in load_spec(v).aliases] + [
@@ -103,12 +112,36 @@ def setoption_lines():
                          "setoption name UCI_Variant value", "setoption value chess"]))
 
 
+GO_WORDS = ["perft", "depth", "nodes", "mate", "movetime", "wtime", "btime", "winc", "binc",
+            "movestogo", "infinite", "ponder", "searchmoves", "e2e4", "e7e5", "e3e4", "f5f6"]
+
+
 def go_lines():
     return st.one_of(
         st.builds("go perft {}".format, st.sampled_from(NUMBERS)),
-        st.lists(st.sampled_from(["perft", "depth", "wtime", "infinite", "searchmoves",
-                                  "e2e4", "ponder", "movetime"] + NUMBERS),
-                 max_size=6).map(lambda ws: " ".join(["go"] + ws)))
+        st.builds("go depth {}".format, st.integers(1, 3)),
+        st.builds("go nodes {}".format, st.integers(1, 3000)),
+        st.sampled_from(["go", "go infinite", "go ponder", "go movetime 10", "go mate 1",
+                         "go wtime 100 btime 100 winc 1 binc 1", "go ponder wtime 50 btime 50",
+                         "go depth 99", "go searchmoves"]),
+        st.lists(st.sampled_from(GO_WORDS + NUMBERS), max_size=6).map(
+            lambda ws: " ".join(["go"] + ws)))
+
+
+@st.composite
+def searchmoves_blocks(draw, variant_choice=variants):
+    """A position from a random game and a ``go`` restricted to some of its legal moves."""
+    variant = draw(variant_choice)
+    moves, _ = random_walk(variant, draw(seeds), draw(st.integers(0, 20)))
+    board = Board(variant)
+    for move in moves:
+        board.push(move)
+    legal = board.legal_moves()
+    chosen = draw(st.lists(st.sampled_from(legal), min_size=1, max_size=3)) if legal else []
+    limit = draw(st.sampled_from(["depth 1", "depth 2", "nodes 500", "infinite", ""]))
+    return [f"setoption name UCI_Variant value {variant}",
+            " ".join(["position startpos moves"] + moves),
+            " ".join(["go", limit, "searchmoves"] + chosen).replace("  ", " ")]
 
 
 def token_soup():
@@ -138,7 +171,8 @@ def mutated(draw, base):
 
 
 simple_lines = st.sampled_from(["uci", "isready", "ucinewgame", "d", "stop", "ponderhit",
-                                "position startpos", "go perft 1", "go perft 2", "", "   "])
+                                "position startpos", "go perft 1", "go perft 2", "", "   ",
+                                f"position fen {CHECKMATED}", f"position fen {STALEMATE}"])
 valid_lines = st.one_of(simple_lines, position_lines(), setoption_lines(), go_lines())
 any_line = st.one_of(
     valid_lines, valid_lines, position_lines(), bad_fen_lines(), token_soup(),
@@ -155,17 +189,46 @@ def in_variant(draw):
     return [f"setoption name UCI_Variant value {variant}"] + lines
 
 
-sessions = st.lists(st.one_of(any_line.map(lambda line: [line]), in_variant()),
+sessions = st.lists(st.one_of(any_line.map(lambda line: [line]), in_variant(),
+                              searchmoves_blocks()),
                     min_size=5, max_size=40).map(lambda blocks: sum(blocks, []))
 
 FUZZ = settings(deadline=None, max_examples=300,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+def starts_search(line: str, answer: list[str]) -> bool:
+    """Whether ``line``, answered with ``answer``, started a search."""
+    words = line.split()
+    return bool(words) and words[0] == "go" and "perft" not in words and not is_error(answer)
+
+
+def searchmoves_of(line: str) -> list[str]:
+    return [move.lower() for move in parse_go(line.split()[1:]).searchmoves]
+
+
+def play(driver: Driver, line: str) -> list[str]:
+    """Send ``line``; if it started a search, send ``stop`` and wait for the bestmove.
+    Checks the answer's shape, a search's whole output against the legal moves of the
+    searched position, and that nothing is left running. Returns the answer."""
+    legal = driver.session.engine.board.legal_moves()
+    answer = driver.send(line)
+    if starts_search(line, answer):
+        answer += driver.settle()
+        check_search_output(answer, legal, searchmoves_of(line))
+    check_answer(line, answer)
+    assert not driver.session.engine.searching, line
+    return answer
+
+
 def check_recovery(driver: Driver) -> None:
+    driver.settle()
     assert driver.send("position startpos") == []
     variant = driver.session.engine.variant
     assert check_perft_report(driver.send("go perft 1")) == start_perft(variant, 1)
+    answer = driver.go("go depth 3")
+    best, _ = check_search_output(answer, driver.session.engine.board.legal_moves())
+    assert best is not None and len([x for x in answer if x.startswith("bestmove")]) == 1
 
 
 @FUZZ
@@ -174,8 +237,7 @@ def test_fuzzed_session(lines, then_quit):
     driver = Driver()
     for line in lines + ["quit"] * then_quit:
         before = snapshot(driver.session)
-        answer = driver.send(line)
-        check_answer(line, answer)
+        answer = play(driver, line)
         if is_error(answer):
             assert snapshot(driver.session) == before, line
         if not driver.running:
@@ -188,18 +250,84 @@ def test_fuzzed_session(lines, then_quit):
 def test_any_single_line(line):
     driver = Driver()
     before = snapshot(driver.session)
-    answer = driver.send(line)
-    check_answer(line, answer)
+    answer = play(driver, line)
     if is_error(answer):
         assert snapshot(driver.session) == before
     check_recovery(driver)
 
 
+SEARCH_STARTS = ["go infinite", "go ponder", "go ponder wtime 600000 btime 600000",
+                 "go infinite searchmoves e2e4 d2d4", "go wtime 600000 btime 600000",
+                 "go nodes 100000000", "go depth 60", "go mate 30"]
+DURING = st.one_of(any_line, st.sampled_from([
+    "stop", "ponderhit", "isready", "go depth 2", "go infinite", "go ponder", "go perft 1",
+    "setoption name Hash value 2", "setoption name Clear Hash", "ucinewgame", "quit",
+    "setoption name MultiPV value 2", "setoption name Level value beginner",
+    "setoption name UCI_LimitStrength value true", "position startpos moves e2e4"]))
+
+
+@settings(FUZZ, max_examples=150)
+@given(st.sampled_from(SEARCH_STARTS), st.lists(DURING, min_size=1, max_size=8))
+def test_lines_while_a_search_runs(start, lines):
+    """Whatever arrives during a search: every line is answered (no deadlock), errors
+    change nothing, and each search started reports exactly one bestmove, legal in the
+    position it searched, in the order the searches were started."""
+    driver = Driver()
+    searched = []                                   # (legal moves, searchmoves) per search
+    for line in [start] + lines:
+        engine = driver.session.engine
+        legal = engine.board.legal_moves()
+        before = snapshot(driver.session)
+        answer = send_guarded(driver, line)
+        own = [x for x in answer if not is_search_line(x)]
+        check_answer(line if not line.startswith("go") or "perft" in line.split() else "",
+                     own)
+        if is_error(own):
+            assert snapshot(driver.session) == before, line
+        if starts_search(line, own):
+            searched.append((legal, searchmoves_of(line)))
+        if not driver.running:
+            break
+    driver.settle()
+    out = driver.out.getvalue().split("\n")[:-1]
+    assert not any("Traceback" in x or "error internal" in x for x in out)
+    best_lines = [x for x in out if BESTMOVE_RE.fullmatch(x)]
+    assert len(best_lines) == len(searched) >= 1, (best_lines, searched)
+    for line, (legal, searchmoves) in zip(best_lines, searched):
+        best = BESTMOVE_RE.fullmatch(line).group(1)
+        assert best in (searchmoves or legal) if legal else best == "(none)", (line, legal)
+    if driver.running:
+        check_recovery(driver)
+
+
+def send_guarded(driver: Driver, line: str) -> list[str]:
+    """``driver.send`` with a hang guard: a handler that blocks fails the example."""
+    result = []
+    thread = threading.Thread(target=lambda: result.append(driver.send(line)), daemon=True)
+    thread.start()
+    thread.join(SEARCH_GUARD_S)
+    if not result:
+        driver.session.engine.stop()
+    assert result, f"{line!r} did not return while a search ran (deadlock)"
+    return result[0]
+
+
 @settings(FUZZ, max_examples=40)
 @given(sessions, st.sampled_from(["\n", "\r\n", "\r"]))
 def test_whole_stream_through_main(lines, newline):
+    """The same sessions as one input stream through ``main``; every ``go`` line is
+    followed by ``stop``, as a GUI would send one."""
+    stream = []
+    for line in lines:
+        stream.append(line)
+        if line.split()[:1] == ["go"]:
+            stream.append("stop")
     out = io.StringIO()
-    status = main([], stdin=io.StringIO(newline.join(lines), newline=None), stdout=out)
-    assert status == 0
+    status = []
+    thread = threading.Thread(daemon=True, target=lambda: status.append(
+        main([], stdin=io.StringIO(newline.join(stream), newline=None), stdout=out)))
+    thread.start()
+    thread.join(SEARCH_GUARD_S * 2)
+    assert status == [0], "main did not return (hang)"
     assert "Traceback" not in out.getvalue()
     assert "info string error internal" not in out.getvalue()

@@ -2,13 +2,16 @@
 the option registry and the dialect's formatters."""
 import pytest
 
+from engine.deepening import MATE, BestMove, SearchInfo
 from engine.engine import Engine, MAX_PERFT_DEPTH
-from engine.notation import perft_lines
+from engine.notation import bestmove_line, info_line, perft_lines
 from engine.variant import variant_names
 from protocol import dialect
 from protocol.options import Option, OptionRegistry
-from protocol.uci import (ECHO_LIMIT, GoLimits, PositionCommand, SetOption, parse_go,
-                          parse_int, parse_position, parse_setoption, quote, split_command)
+from protocol.uci import (ECHO_LIMIT, GoLimits, PositionCommand, SetOption, default_options,
+                          parse_go, parse_int, parse_position, parse_setoption, quote,
+                          split_command)
+from uci_helpers import HANDSHAKE_OPTIONS, INFO_RE
 
 
 # -- split_command / quote / parse_int -----------------------------------------------------
@@ -229,3 +232,59 @@ def test_display_lines_show_the_outcome():
     engine = Engine()
     engine.set_position(None, "f2f3 e7e5 g2g4 d8h4".split())
     assert "Outcome: 0-1 (checkmate)" in dialect.display_lines(engine)
+
+
+# -- search output (engine.notation) -------------------------------------------------------
+def test_info_line_has_every_field_and_always_multipv():
+    info = SearchInfo(depth=7, seldepth=12, score=35, nodes=12000, time_ms=40, hashfull=3,
+                      pv=["e2e4", "e7e5"])
+    line = info_line(info)
+    assert line == ("info depth 7 seldepth 12 multipv 1 score cp 35 nodes 12000 nps 300000 "
+                    "hashfull 3 time 40 pv e2e4 e7e5")
+    assert INFO_RE.fullmatch(line)
+
+
+@pytest.mark.parametrize("score, text", [
+    (0, "cp 0"), (-250, "cp -250"), (MATE - 1, "mate 1"), (MATE - 3, "mate 2"),
+    (MATE - 5, "mate 3"), (-(MATE - 2), "mate -1"), (-(MATE - 4), "mate -2")])
+def test_info_line_scores(score, text):
+    line = info_line(SearchInfo(depth=3, seldepth=3, multipv=2, score=score, pv=["a2a3"]))
+    assert f" multipv 2 score {text} nodes " in line and INFO_RE.fullmatch(line)
+
+
+def test_info_line_bounds_and_no_pv():
+    line = info_line(SearchInfo(depth=5, seldepth=6, score=40, bound="lowerbound"))
+    assert " score cp 40 lowerbound nodes " in line and " pv" not in line
+    assert INFO_RE.fullmatch(line)
+
+
+def test_info_line_game_over_and_text():
+    assert info_line(SearchInfo(depth=0, score=-MATE)) == "info depth 0 score mate 0"
+    assert info_line(SearchInfo(depth=0, score=0)) == "info depth 0 score cp 0"
+    assert info_line(SearchInfo(depth=0, string="error internal: search: boom")) == \
+        "info string error internal: search: boom"
+
+
+@pytest.mark.parametrize("best, line", [
+    (BestMove("e2e4", "e7e5"), "bestmove e2e4 ponder e7e5"),
+    (BestMove("b9b10c"), "bestmove b9b10c"),
+    (BestMove(None), "bestmove (none)")])
+def test_bestmove_line(best, line):
+    assert bestmove_line(best) == line
+
+
+# -- the declared options ------------------------------------------------------------------
+def test_default_options_declare_the_documented_set():
+    registry = default_options()
+    assert [option.uci_line() for option in registry] == HANDSHAKE_OPTIONS
+
+
+@pytest.mark.parametrize("name, text, attribute, value", [
+    ("MultiPV", "4", "multipv", 4), ("Move Overhead", "0", "move_overhead_ms", 0),
+    ("UCI_LimitStrength", "TRUE", "limit_strength", True), ("UCI_Elo", "2800", "elo", 2800),
+    ("Level", "BEGINNER", "level", "beginner")])
+def test_options_reach_the_engine(name, text, attribute, value):
+    engine = Engine()
+    registry = default_options()
+    registry.set(engine, name, text)
+    assert getattr(engine, attribute) == value and registry.value(name) == value

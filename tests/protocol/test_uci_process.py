@@ -3,16 +3,21 @@ plus plain subprocess runs for exit codes, raw bytes and the ``perft`` subcomman
 
 Timeouts here only stop a hung engine from hanging the suite; nothing measures time.
 """
+import re
 import subprocess
 import sys
 
 import pytest
 
-from uci_helpers import REPO_ROOT, check_answer, check_perft_report, is_uci_line
+from engine.board import Board
+from uci_helpers import (BESTMOVE_RE, CHECKMATED, HANDSHAKE_OPTIONS, INFO_RE, REPO_ROOT,
+                         STALEMATE, check_answer, check_perft_report, check_search_output,
+                         is_uci_line)
 
 pexpect = pytest.importorskip("pexpect")
 
 HANG_GUARD_S = 60
+SEARCH_GUARD_S = 20          # for one search to report once it may (pexpect's timeout)
 
 
 class Engine:
@@ -30,6 +35,24 @@ class Engine:
         lines = self.child.before.replace("\r\n", "\n").split("\n")[:-1]
         check_answer(command, lines)
         return lines
+
+    def go(self, command: str, *then: str) -> list[str]:
+        """Send a ``go`` line (and the ``then`` lines right after it) and return its whole
+        output up to its ``bestmove``; then make sure no second bestmove follows."""
+        self.child.sendline(command)
+        for line in then:
+            self.child.sendline(line)
+        self.child.expect(r"bestmove [^\r\n]*\r\n", timeout=SEARCH_GUARD_S)
+        lines = (self.child.before + self.child.after).replace("\r\n", "\n").split("\n")[:-1]
+        self.expect_quiet()
+        return lines
+
+    def expect_quiet(self) -> None:
+        """``isready`` is answered and nothing came before it: a search says nothing
+        after its bestmove (no second bestmove, no late info line, no error)."""
+        self.child.sendline("isready")
+        self.child.expect_exact("readyok\r\n", timeout=SEARCH_GUARD_S)
+        assert self.child.before == "", self.child.before
 
     def close(self) -> int:
         self.child.sendline("quit")
@@ -51,11 +74,17 @@ def error_of(lines: list[str]) -> str:
     return lines[0]
 
 
+def legal_after(variant: str, moves: list[str], fen: str | None = None) -> list[str]:
+    board = Board(variant) if fen is None else Board(variant, fen)
+    for move in moves:
+        board.push(move)
+    return board.legal_moves()
+
+
 def test_full_session(engine):
     handshake = engine.ask("uci")
-    assert handshake[0] == "id name Quantum 0.1" and handshake[-1] == "uciok"
-    assert any(line.startswith("option name UCI_Variant type combo default chess "
-                               "var chess var grand var hexagonal") for line in handshake)
+    assert handshake == ["id name Quantum 0.1", "id author Quantum team", *HANDSHAKE_OPTIONS,
+                         "uciok"]
     assert engine.ask("ucinewgame") == []
 
     # chess
@@ -89,9 +118,113 @@ def test_full_session(engine):
     assert check_perft_report(engine.ask("go perft 2")) == 2586
     assert "Variant: hexagonal" in engine.ask("d")
 
-    assert error_of(engine.ask("go depth 3")) == (
-        "info string error go: only 'go perft N' is supported in this build")
+    assert "unknown option 'Hashes'" in error_of(engine.ask("setoption name Hashes value 1"))
+    assert "illegal move 'e2e4'" in error_of(engine.ask("go depth 3 searchmoves e2e4"))
+    best, _ = check_search_output(engine.go("go depth 3"), legal_after("hexagonal", []))
+    assert best is not None
     assert engine.close() == 0
+
+
+SETOPTIONS = [
+    "setoption name Hash value 32", "setoption name Clear Hash", "setoption name Threads value 1",
+    "setoption name MultiPV value 2", "setoption name Move Overhead value 50",
+    "setoption name Ponder value true", "setoption name UCI_Variant value grand",
+    "setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2200",
+    "setoption name Level value normal",
+    # back to full strength, one line, chess, for what follows
+    "setoption name UCI_LimitStrength value false", "setoption name Level value hard",
+    "setoption name MultiPV value 1", "setoption name UCI_Variant value chess",
+]
+
+
+def test_uci_session_with_searches(engine):
+    assert engine.ask("uci")[2:-1] == HANDSHAKE_OPTIONS
+    for line in SETOPTIONS:
+        assert engine.ask(line) == [], line
+    assert engine.ask("ucinewgame") == []
+    moves = ["e2e4", "e7e5", "g1f3"]
+    assert engine.ask("position startpos moves " + " ".join(moves)) == []
+
+    # on the clock: iteration reports with every field, and a legal move
+    lines = engine.go("go wtime 2000 btime 2000 winc 20 binc 20")
+    best, ponder = check_search_output(lines, legal_after("chess", moves))
+    reports = [line for line in lines if INFO_RE.fullmatch(line)]
+    assert reports and all(f" {field} " in line for line in reports
+                           for field in ("depth", "score", "nodes", "nps", "time", "pv"))
+    assert ponder is None or ponder in legal_after("chess", moves + [best])
+
+    # go infinite: isready is answered during the search; stop ends it with one bestmove
+    engine.child.sendline("go infinite")
+    engine.child.expect(r"info depth \d+ ", timeout=SEARCH_GUARD_S)
+    engine.child.sendline("isready")
+    engine.child.expect_exact("readyok\r\n", timeout=SEARCH_GUARD_S)
+    assert "bestmove" not in engine.child.before
+    check_search_output(engine.go("stop")[-1:], legal_after("chess", moves))
+
+    # pondering: no bestmove until ponderhit, then the real clock ends it by itself
+    engine.child.sendline("go ponder wtime 2000 btime 2000 winc 20 binc 20")
+    engine.child.expect(r"info depth \d+ ", timeout=SEARCH_GUARD_S)
+    engine.child.sendline("isready")
+    engine.child.expect_exact("readyok\r\n", timeout=SEARCH_GUARD_S)
+    assert "bestmove" not in engine.child.before
+    best, _ = check_search_output(engine.go("ponderhit")[-1:], legal_after("chess", moves))
+    # ... or stop ends it
+    check_search_output(engine.go("go ponder wtime 2000 btime 2000", "stop")[-1:],
+                        legal_after("chess", moves))
+
+    # searchmoves
+    assert engine.ask("position startpos") == []
+    lines = engine.go("go depth 4 searchmoves a2a3 h2h3")
+    best, _ = check_search_output(lines, legal_after("chess", []), ["a2a3", "h2h3"])
+    assert best in ("a2a3", "h2h3")
+
+    # MultiPV 3: each finished depth reports lines 1, 2 and 3
+    assert engine.ask("setoption name MultiPV value 3") == []
+    lines = engine.go("go depth 4")
+    check_search_output(lines, legal_after("chess", []))
+    for depth in range(1, 5):
+        numbers = [int(m) for m in re.findall(rf"^info depth {depth} .* multipv (\d+) .*",
+                                               "\n".join(lines), re.MULTILINE)]
+        assert numbers[-3:] == [1, 2, 3], (depth, numbers)
+    assert engine.ask("setoption name MultiPV value 1") == []
+
+    # finished games
+    assert engine.ask(f"position fen {CHECKMATED}") == []
+    assert engine.go("go depth 3") == ["info depth 0 score mate 0", "bestmove (none)"]
+    assert engine.ask(f"position fen {STALEMATE}") == []
+    assert engine.go("go wtime 1000 btime 1000") == ["info depth 0 score cp 0",
+                                                     "bestmove (none)"]
+
+    # the other boards
+    for variant in ("grand", "hexagonal"):
+        assert engine.ask(f"setoption name UCI_Variant value {variant}") == []
+        assert engine.ask("position startpos") == []
+        best, _ = check_search_output(engine.go("go depth 3"), legal_after(variant, []))
+        assert best is not None
+    assert engine.close() == 0
+
+
+def test_stop_ends_a_deep_search(engine):
+    """Stop latency as a hang guard: a search deep in its iterations answers ``stop``
+    with its bestmove before the guard runs out (no speed threshold)."""
+    assert engine.ask("position startpos moves d2d4 d7d5 c2c4") == []
+    engine.child.sendline("go infinite")
+    engine.child.expect(r"info depth 7 ", timeout=SEARCH_GUARD_S)
+    lines = engine.go("stop")
+    assert [line for line in lines if BESTMOVE_RE.fullmatch(line)] == lines[-1:]
+    check_search_output(lines[-1:], legal_after("chess", ["d2d4", "d7d5", "c2c4"]))
+    assert engine.close() == 0
+
+
+@pytest.mark.parametrize("go", ["go infinite", "go ponder wtime 60000 btime 60000"])
+def test_quit_during_a_search_exits_cleanly(engine, go):
+    assert engine.ask("position startpos") == []
+    engine.child.sendline(go)
+    engine.child.expect(r"info depth \d+ ", timeout=SEARCH_GUARD_S)
+    engine.child.sendline("quit")
+    engine.child.expect(pexpect.EOF, timeout=SEARCH_GUARD_S)
+    engine.child.close()
+    assert engine.child.exitstatus == 0 and engine.child.signalstatus is None
 
 
 def run_raw(data: bytes, *args: str) -> subprocess.CompletedProcess:

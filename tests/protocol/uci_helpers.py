@@ -1,5 +1,6 @@
-"""Helpers for the protocol tests: an in-process driver, the shapes of valid answers,
-and a snapshot of the state an erroneous command must leave alone."""
+"""Helpers for the protocol tests: an in-process driver, the shapes of valid answers
+(perft reports, search output), and a snapshot of the state an erroneous command must
+leave alone."""
 from __future__ import annotations
 
 import io
@@ -7,6 +8,7 @@ import re
 from pathlib import Path
 
 from engine.board import Board
+from engine.variant import variant_names
 from protocol.uci import ERROR_PREFIX, UciSession
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -18,6 +20,24 @@ START_PERFT = {
     ("hexagonal", 1): 51, ("hexagonal", 2): 2586,
 }
 
+# The option lines of `uci`, in order (docs/protocol.md lists the same).
+HANDSHAKE_OPTIONS = [
+    "option name Hash type spin default 16 min 1 max 4096",
+    "option name Clear Hash type button",
+    "option name Threads type spin default 1 min 1 max 1",
+    "option name MultiPV type spin default 1 min 1 max 64",
+    "option name Move Overhead type spin default 30 min 0 max 5000",
+    "option name Ponder type check default false",
+    "option name UCI_Variant type combo default chess "
+    + " ".join(f"var {name}" for name in variant_names()),
+    "option name UCI_LimitStrength type check default false",
+    "option name UCI_Elo type spin default 1500 min 800 max 2800",
+    "option name Level type combo default hard var beginner var easy var normal var hard",
+]
+
+CHECKMATED = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"        # black to move is mated
+STALEMATE = "k7/8/1Q6/8/8/8/8/7K b - - 0 1"         # black to move has no move, no check
+
 _SIMPLE_LINES = [re.compile(p) for p in (
     r"id name \S.*", r"id author \S.*", r"uciok", r"readyok", r"info string \S.*",
     r"option name \S.* type (check|spin|combo|button|string)( \S.*)?",
@@ -25,6 +45,20 @@ _SIMPLE_LINES = [re.compile(p) for p in (
 )]
 _PERFT_MOVE = re.compile(r"[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?: [0-9]+")
 _NODES = re.compile(r"Nodes searched: ([0-9]+)")
+
+# Hang guard for waiting on a search in-process: a search that was told to stop and has
+# not reported after this long is a hang, not slowness.
+SEARCH_GUARD_S = 30.0
+_UCI_MOVE = r"[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?"
+# One iteration's report (engine.notation.info_line), group 1 the PV (may be absent).
+INFO_RE = re.compile(
+    r"info depth [1-9][0-9]* seldepth [0-9]+ multipv [1-9][0-9]*"
+    r" score (?:cp -?[0-9]+|mate -?[0-9]+)(?: lowerbound| upperbound)?"
+    r" nodes [0-9]+ nps [0-9]+ hashfull [0-9]+ time [0-9]+"
+    rf"(?: pv ((?:{_UCI_MOVE})(?: {_UCI_MOVE})*))?")
+# The game-over report: no move to search, only the score of the final position.
+GAME_OVER_RE = re.compile(r"info depth 0 score (?:mate 0|cp -?[0-9]+)")
+BESTMOVE_RE = re.compile(rf"bestmove (\(none\)|{_UCI_MOVE})(?: ponder ({_UCI_MOVE}))?")
 
 
 def start_perft(variant: str, depth: int) -> int:
@@ -40,11 +74,34 @@ class Driver:
         self.out = io.StringIO()
         self.session = session if session is not None else UciSession(self.out)
         self.session.out = self.out
+        self._mark = 0
 
     def send(self, line: str) -> list[str]:
+        """The lines written while ``line`` was handled (a search started by it may go
+        on writing afterwards; ``settle`` collects that)."""
         start = self.out.tell()
         self.session.handle(line)
+        return self._since(start)
+
+    def settle(self, stop: bool = True) -> list[str]:
+        """Stop a running search (unless ``stop`` is False: let it end by itself) and
+        wait for its bestmove; the lines it wrote since the last ``send``/``settle``."""
+        start = self._mark
+        if stop:
+            self.session.handle("stop")
+        self.session.engine.wait(SEARCH_GUARD_S)
+        assert not self.session.engine.searching, "search did not end (hang)"
+        return self._since(start)
+
+    def go(self, line: str, stop: bool = False) -> list[str]:
+        """Send a ``go`` line and return everything it answered, up to and including its
+        bestmove (``stop``: send ``stop`` at once, for unbounded searches)."""
+        lines = self.send(line)
+        return lines + self.settle(stop)
+
+    def _since(self, start: int) -> list[str]:
         text = self.out.getvalue()[start:]
+        self._mark = start + len(text)
         assert text == "" or text.endswith("\n"), repr(text)
         return text.split("\n")[:-1]
 
@@ -82,8 +139,50 @@ def check_perft_report(lines: list[str]) -> int:
     return total
 
 
+def is_search_line(line: str) -> bool:
+    """An ``info`` line of a search report or a ``bestmove`` line."""
+    return bool(INFO_RE.fullmatch(line) or GAME_OVER_RE.fullmatch(line)
+                or BESTMOVE_RE.fullmatch(line))
+
+
+def check_search_output(lines: list[str], legal: list[str] | None = None,
+                        searchmoves: list[str] | None = None) -> tuple[str | None, str | None]:
+    """Assert the shape of one whole search report: info lines, then exactly one
+    ``bestmove`` as the last line. With ``legal`` (the legal moves of the searched
+    position), the best move must be one of them, ``(none)`` exactly when there are none,
+    and every PV must start with a legal move; ``searchmoves`` narrows that further.
+    Returns (best move or None, ponder move or None)."""
+    assert lines, "no search output"
+    assert all(line.isprintable() and "Traceback" not in line for line in lines), lines
+    *infos, last = lines
+    match = BESTMOVE_RE.fullmatch(last)
+    assert match, f"last line is not a bestmove: {last!r} in {lines}"
+    assert not any(line.startswith("bestmove") for line in infos), lines
+    game_over = [line for line in infos if GAME_OVER_RE.fullmatch(line)]
+    assert all(INFO_RE.fullmatch(line) or GAME_OVER_RE.fullmatch(line) for line in infos), \
+        [line for line in infos if not INFO_RE.fullmatch(line)]
+    best, ponder = match.group(1), match.group(2)
+    if best == "(none)":
+        assert ponder is None and len(infos) == 1 and game_over == infos, lines
+        best = None
+    else:
+        assert not game_over, lines
+    if legal is not None:
+        allowed = set(searchmoves) if searchmoves else set(legal)
+        assert allowed <= set(legal)
+        if not legal:
+            assert best is None, lines
+        else:
+            assert best in allowed, (best, sorted(allowed))
+            for line in infos:
+                pv = INFO_RE.fullmatch(line).group(1)
+                assert pv is None or pv.split()[0] in allowed, (line, sorted(allowed))
+    return best, ponder
+
+
 def check_answer(command: str, lines: list[str]) -> None:
-    """Assert that ``lines`` is a well-formed answer to the input line ``command``."""
+    """Assert that ``lines`` is a well-formed answer to the input line ``command``
+    (for a search: its whole output, bestmove included)."""
     assert all(line.isprintable() for line in lines), lines
     assert not any("Traceback" in line for line in lines), lines
     if is_error(lines):
@@ -92,8 +191,10 @@ def check_answer(command: str, lines: list[str]) -> None:
         return
     words = command.split()
     word = words[0] if words else ""
-    if word == "go":
+    if word == "go" and "perft" in words:
         check_perft_report(lines)
+    elif word == "go":
+        check_search_output(lines)
     elif word == "d":
         assert any(line.startswith("Fen: ") for line in lines), lines
     elif word == "uci":

@@ -1,0 +1,67 @@
+"""PGN for finished games. Standard chess uses SAN (via python-chess, so any PGN reader
+can replay it); Grand and hexagonal games use coordinate moves (``e3e5``, ``f10f11n``)
+under a ``Variant`` tag, since SAN for them is not standardised. Gliński stalemates use
+the project's ``3/4-1/4`` result convention with the reason in ``Termination``."""
+from __future__ import annotations
+
+import datetime
+
+VARIANT_TAG = {"chess": "Standard", "grand": "Grand", "hexagonal": "Glinski",
+               "fogofwar": "Fog of War"}
+
+
+def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_no=1,
+              start_fen_is_standard: bool | None = None) -> str:
+    from engine.variant import load_variant
+    start = load_variant(rec.variant).start_fen
+    tags = [("Event", event), ("Site", "local"),
+            ("Date", datetime.date.today().strftime("%Y.%m.%d")), ("Round", str(round_no)),
+            ("White", rec.white), ("Black", rec.black), ("Result", rec.result),
+            ("Variant", VARIANT_TAG.get(rec.variant, rec.variant)),
+            ("TimeControl", time_control), ("Termination", rec.termination or "unterminated"),
+            ("PlyCount", str(len(rec.moves)))]
+    fen = rec.start_fen if rec.moves == [] else None
+    first_fen = _initial_fen(rec)
+    if first_fen != start:
+        tags += [("SetUp", "1"), ("FEN", first_fen)]
+    head = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in tags)
+    return f"{head}\n\n{_movetext(rec, first_fen)} {rec.result}\n"
+
+
+def _initial_fen(rec) -> str:
+    """The game's start position (the record keeps the position after the opening)."""
+    from engine.board import Board
+    from engine.variant import load_variant
+    b = Board(rec.variant)
+    try:
+        for m in rec.moves:
+            b.push(m)
+        return load_variant(rec.variant).start_fen
+    except ValueError:
+        return rec.start_fen
+
+
+def _movetext(rec, first_fen: str) -> str:
+    if rec.variant == "chess":
+        import chess
+        board = chess.Board(first_fen)
+        out = []
+        for i, uci in enumerate(rec.moves):
+            move = chess.Move.from_uci(uci)
+            if board.turn == chess.WHITE:
+                out.append(f"{board.fullmove_number}.")
+            elif i == 0:
+                out.append(f"{board.fullmove_number}...")
+            out.append(board.san(move))
+            board.push(move)
+        return " ".join(out)
+    out = []
+    for i, uci in enumerate(rec.moves):
+        if i % 2 == 0:
+            out.append(f"{i // 2 + 1}.")
+        out.append(uci)
+    return " ".join(out)
+
+
+def _escape(text: str) -> str:
+    return str(text).replace("\\", "\\\\").replace('"', '\\"')

@@ -1,0 +1,56 @@
+"""`bench`: a fixed set of positions from every variant searched to a fixed depth.
+
+The node count is deterministic (fresh tables for every position, no clock), so it is a
+functional signature: a change that alters the search changes it ("Bench: N" in commit
+messages, as Stockfish does). Nodes/second is the speed figure.
+"""
+from __future__ import annotations
+
+import time
+
+from engine.board import Board
+from engine.deepening import GoLimits, think
+from engine.eval_tables import eval_tables
+from engine.levels import FULL
+from engine.search import Searcher
+from engine.tt import TranspositionTable
+
+DEFAULT_DEPTH = 9
+BENCH_HASH_MB = 16
+
+POSITIONS = [
+    ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+    ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10"),
+    ("chess", "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19"),
+    ("chess", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8"),
+    ("chess", "8/8/3k4/3p4/3P4/3K4/8/8 w - - 0 1"),
+    ("chess", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
+    ("grand", "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1"),
+    ("grand", "r8r/1nbqkcab2/1p2pp2pp/6p3/p1Pp3n2/7P2/2P3P2P/PP1BPPN3/1N1QKCAB2/R8R w - - 0 11"),
+    ("grand", "r8r/2q1k2b2/3nppn1pp/1c1p2pp2/pP8/P1pP1P4/2N1P1P1PP/1P5P2/2BQKC2N1/R8R w - a7 0 17"),
+    ("hexagonal", "b/qbk/n1b1n/r5r/ppppppppp/11/5P5/4P1P4/3P1B1P3/2P2B2P2/1PRNQBKNRP1 w - 0 1"),
+    ("hexagonal", "1/qbk/n2bn/rb1B2r/ppppp1ppp/11/5Pp4/4P1P1P2/3P1B1P3/2P8/1PRNQBKNRP1 w - 3 4"),
+    ("hexagonal", "b/k2/2bqn/r4r1/ppppppppp/11/2B2PP4/2P1P1B4/3P2Rb1P1/n2R4P2/1P1NQ1KN3 w - 2 11"),
+]
+
+
+def run(depth: int = DEFAULT_DEPTH, report=print) -> tuple[int, int]:
+    """Search every position to ``depth``; report progress; return (nodes, milliseconds)."""
+    total_nodes = 0
+    start = time.perf_counter()
+    for i, (variant, fen) in enumerate(POSITIONS, 1):
+        report(f"Position: {i}/{len(POSITIONS)} ({variant}) {fen}")
+        board = Board(variant, fen)
+        searcher = Searcher()
+        tt = TranspositionTable(BENCH_HASH_MB)
+        best = think(searcher, board, eval_tables(variant), tt, GoLimits(depth=depth), 1, 0,
+                     FULL, lambda info: None, [])
+        total_nodes += searcher.nodes
+        report(f"bestmove {best.move} nodes {searcher.nodes}")
+    ms = max(int((time.perf_counter() - start) * 1000), 1)
+    report("")
+    report("===========================")
+    report(f"Total time (ms) : {ms}")
+    report(f"Nodes searched  : {total_nodes}")
+    report(f"Nodes/second    : {total_nodes * 1000 // ms}")
+    return total_nodes, ms

@@ -1,0 +1,196 @@
+"""Evaluation tables for a variant: parameter files + board geometry -> C arrays.
+
+``engine/params/<variant>.toml`` holds weights by piece letter; this module turns them
+into per-cell tables (piece-square values generated from the geometry: distance to the
+centre, steps left to promotion, distance from the own edge) so the C evaluation never
+knows which variant it evaluates.
+"""
+from __future__ import annotations
+
+import tomllib
+from collections import deque
+from functools import lru_cache
+from pathlib import Path
+
+PARAM_DIR = Path(__file__).with_name("params")
+MERGED = ("value", "phase", "centre", "mobility", "mobility_base", "open_file", "pawn", "king", "misc")
+
+
+def load_params(name: str) -> dict:
+    """Weights for a variant, with ``extends`` resolved (tables merge key by key)."""
+    path = PARAM_DIR / f"{name}.toml"
+    if not path.exists():
+        return load_params("chess") if name != "chess" else {}
+    with open(path, "rb") as fh:
+        data = tomllib.load(fh)
+    parent = data.pop("extends", "")
+    for key in data:
+        if key not in MERGED:
+            raise ValueError(f"params/{name}.toml: unknown table {key!r}")
+    if not parent:
+        return data
+    merged = load_params(parent)
+    for key, table in data.items():
+        merged[key] = {**merged.get(key, {}), **table}
+    return merged
+
+
+def _bfs(nxt, starts, vectors) -> list[int]:
+    """Steps from the nearest start cell using the given vectors (-1 where unreachable)."""
+    dist = [-1] * len(nxt)
+    queue = deque(starts)
+    for c in starts:
+        dist[c] = 0
+    while queue:
+        c = queue.popleft()
+        for v in vectors:
+            d = nxt[c][v]
+            if d >= 0 and dist[d] < 0:
+                dist[d] = dist[c] + 1
+                queue.append(d)
+    return dist
+
+
+def build(variant) -> dict:
+    """Plain-data tables for evaluate.EvalTables."""
+    p = load_params(variant.name)
+    g = variant.geometry
+    data = variant.tables_data
+    nxt = data["nxt"]
+    n = g.ncells
+    letters = variant.letters
+    king_vecs = [v for v in range(data["nvec"]) if data["leap_mask"][variant.royal_type] >> v & 1] \
+        if variant.royal_type else list(range(data["nvec"]))
+    # centre: the cells nearest the mean of all coordinates
+    mx = sum(x for x, _ in g.coords) / n
+    my = sum(y for _, y in g.coords) / n
+    d2 = [(x - mx) ** 2 + (y - my) ** 2 for x, y in g.coords]
+    centre = [c for c in range(n) if d2[c] <= min(d2) + 1e-9]
+    cdist = _bfs(nxt, centre, king_vecs)
+    cmax = max(cdist)
+    central = [cmax - d for d in cdist]
+
+    promo_dist = []
+    edge_dist = []
+    for side in range(2):
+        push = data["pawn_push"][side]
+        back = data["opp"][push]
+        zone = [c for c, z in data["promo_zone"][side].items() if z == 2]
+        pd, ed = [], []
+        for c in range(n):
+            k, d = 0, c
+            while d >= 0 and d not in zone:
+                d, k = nxt[d][push], k + 1
+            pd.append(k if d >= 0 else 0)
+            k, d = 0, nxt[c][back]
+            while d >= 0:
+                d, k = nxt[d][back], k + 1
+            ed.append(k)
+        promo_dist.append(pd)
+        edge_dist.append(ed)
+
+    def pair(table, letter, default=(0, 0)):
+        return list(p.get(table, {}).get(letter, default))
+
+    pawn = p.get("pawn", {})
+    king = p.get("king", {})
+    ntypes = len(letters) - 1
+    pst_mg = [[0] * n for _ in range(48)]
+    pst_eg = [[0] * n for _ in range(48)]
+    for t in range(1, ntypes + 1):
+        ch = letters[t]
+        val = pair("value", ch)
+        cen = pair("centre", ch)
+        for side in range(2):
+            code = t | (16 << side)
+            for c in range(n):
+                mg = val[0] + cen[0] * central[c]
+                eg = val[1] + cen[1] * central[c]
+                if t == variant.pawn_type:
+                    dist = promo_dist[side][c]
+                    adv_mg, adv_eg = pawn.get("advance_mg", []), pawn.get("advance_eg", [])
+                    mg += adv_mg[dist] if dist < len(adv_mg) else 0
+                    eg += adv_eg[dist] if dist < len(adv_eg) else 0
+                if t == variant.royal_type:
+                    mg += king.get("back_rank", [0, 0])[0] * edge_dist[side][c]
+                    eg += king.get("back_rank", [0, 0])[1] * edge_dist[side][c]
+                pst_mg[code][c] = mg
+                pst_eg[code][c] = eg
+
+    # passed-pawn spans: cells on the own and neighbouring files strictly ahead
+    files = sorted({x for x, _ in g.coords})
+    file_of = [files.index(x) for x, _ in g.coords]
+    span = [[0] * n for _ in range(2)]
+    for side in range(2):
+        sign = 1 if side == 0 else -1
+        for c in range(n):
+            x, y = g.coords[c]
+            mask = 0
+            for d in range(n):
+                xd, yd = g.coords[d]
+                if abs(xd - x) <= 1 and (yd - y) * sign > 0:
+                    mask |= 1 << d
+            span[side][c] = mask
+    shield_cells = [[[] for _ in range(n)] for _ in range(2)]
+    for side in range(2):
+        vecs = [data["pawn_push"][side]] + list(data["pawn_caps"][side])
+        for c in range(n):
+            shield_cells[side][c] = [nxt[c][v] for v in vecs if nxt[c][v] >= 0]
+
+    def per_type(table, default=0):
+        out = [default] * (ntypes + 1)
+        for ch, val in p.get(table, {}).items():
+            if ch in variant.type_of:
+                out[variant.type_of[ch]] = val
+        return out
+
+    mob = per_type("mobility", [0, 0])
+    open_file = per_type("open_file", [[0, 0], [0, 0]])
+    slides_file = [bool(data["slide_mask"][t] >> data["pawn_push"][0] & 1) for t in range(ntypes + 1)]
+    return {
+        "ncells": n, "pst_mg": pst_mg, "pst_eg": pst_eg,
+        "phase": per_type("phase"), "mob_mg": [m[0] for m in mob], "mob_eg": [m[1] for m in mob],
+        "mob_base": per_type("mobility_base"),
+        "value": [pair("value", letters[t])[0] if t else 0 for t in range(ntypes + 1)],
+        "file_of": file_of, "nfiles": len(files), "promo_dist": promo_dist,
+        "passed_mg": pawn.get("passed_mg", [0]), "passed_eg": pawn.get("passed_eg", [0]),
+        "doubled": pawn.get("doubled", [0, 0]), "isolated": pawn.get("isolated", [0, 0]),
+        "span": span, "shield_cells": shield_cells, "shield": king.get("shield", [0, 0]),
+        "phase_max": sum(per_type("phase")[variant.type_of[ch.lower()]]
+                         for ch in variant.start_fen.split()[0] if ch.lower() in variant.type_of),
+        "attack_weight": per_type_dict(variant, king.get("attack_weight", {})),
+        "danger": king.get("danger", 0), "danger_cap": king.get("danger_cap", 0),
+        "open_mg": [[o[0][0], o[1][0]] for o in open_file],
+        "open_eg": [[o[0][1], o[1][1]] for o in open_file],
+        "slides_file": slides_file, "tempo": p.get("misc", {}).get("tempo", 0),
+        "stalemate_cp": stalemate_cp(variant.stalemate_score),
+    }
+
+
+def per_type_dict(variant, table: dict) -> list:
+    out = [0] * len(variant.letters)
+    for ch, val in table.items():
+        if ch in variant.type_of:
+            out[variant.type_of[ch]] = val
+    return out
+
+
+def stalemate_cp(score: float) -> int:
+    """Centipawns equal in expected score to being stalemated (logistic, 400 cp scale).
+
+    Gliński stalemate (1/4 for the stalemated side) maps to about -191 cp: better than
+    losing, worse than a draw; the standard rule (1/2) maps to 0.
+    """
+    import math
+    mine = 1.0 - score
+    if mine <= 0.0 or mine >= 1.0 or mine == 0.5:
+        return 0
+    return round(400 * math.log10(mine / (1 - mine)))
+
+
+@lru_cache(maxsize=None)
+def eval_tables(name: str):
+    """Compiled evaluation tables for a variant name (cached)."""
+    from engine.evaluate import EvalTables
+    from engine.variant import load_variant
+    return EvalTables(build(load_variant(name)))

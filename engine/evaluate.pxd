@@ -1,0 +1,42 @@
+# Static evaluation over PosRec with per-variant tables (built by engine/eval_tables.py).
+from engine.types cimport MAX_CELLS, MAX_CODES, MAX_TYPES
+from engine.position cimport PosRec
+from libc.stdint cimport uint64_t
+
+cdef enum:
+    MAX_FILES = 16
+    MAX_DIST = 16
+    MAX_SHIELD = 4
+
+cdef struct EvalRec:
+    int ncells
+    int pst_mg[MAX_CODES][MAX_CELLS]    # material + piece-square, middlegame
+    int pst_eg[MAX_CODES][MAX_CELLS]
+    int phase[MAX_TYPES]
+    int phase_max
+    int mob_mg[MAX_TYPES]
+    int mob_eg[MAX_TYPES]
+    int mob_base[MAX_TYPES]
+    int value[MAX_TYPES]                # plain material, for move ordering and SEE
+    int file_of[MAX_CELLS]
+    int nfiles
+    int promo_dist[2][MAX_CELLS]
+    int passed_mg[MAX_DIST]
+    int passed_eg[MAX_DIST]
+    int doubled_mg, doubled_eg, isolated_mg, isolated_eg
+    uint64_t span[2][MAX_CELLS][2]      # cells that stop a passed pawn (bitset over cells)
+    int n_shield[2][MAX_CELLS]
+    int shield_cells[2][MAX_CELLS][MAX_SHIELD]
+    int shield_mg, shield_eg
+    int attack_weight[MAX_TYPES]
+    int danger, danger_cap
+    int open_mg[MAX_TYPES][2]           # [semi-open, open] file bonus
+    int open_eg[MAX_TYPES][2]
+    bint slides_file[MAX_TYPES]
+    int tempo
+    int stalemate_cp                    # score of being stalemated, side to move's view
+
+cdef class EvalTables:
+    cdef EvalRec rec
+
+cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil

@@ -1,0 +1,192 @@
+"""Static evaluation: material and generated piece-square values, mobility, pawn
+structure, king safety; tapered between middlegame and endgame by the game phase.
+
+Returns centipawns from the side to move's point of view. The same code serves every
+variant: what differs is the table set (engine/eval_tables.py, engine/params/*.toml).
+"""
+from engine.types cimport piece_t, NO_CELL, WHITE, BLACK, colour_bit, type_of, colour_of
+from engine.tables cimport TablesRec
+from libc.stdint cimport uint32_t
+from engine.board cimport Board
+
+cdef extern from *:
+    int ctz32 "__builtin_ctz"(unsigned int x) nogil
+
+
+cdef class EvalTables:
+    """C evaluation tables of one variant."""
+
+    def __init__(self, dict d):
+        cdef EvalRec* e = &self.rec
+        cdef int n = d["ncells"], t, c, s, k
+        e.ncells = n
+        for k in range(MAX_CODES):
+            for c in range(MAX_CELLS):
+                e.pst_mg[k][c] = d["pst_mg"][k][c] if c < n else 0
+                e.pst_eg[k][c] = d["pst_eg"][k][c] if c < n else 0
+        e.phase_max = d["phase_max"]
+        for t in range(MAX_TYPES):
+            inside = t < len(d["phase"])
+            e.phase[t] = d["phase"][t] if inside else 0
+            e.mob_mg[t] = d["mob_mg"][t] if inside else 0
+            e.mob_eg[t] = d["mob_eg"][t] if inside else 0
+            e.mob_base[t] = d["mob_base"][t] if inside else 0
+            e.value[t] = d["value"][t] if inside else 0
+            e.attack_weight[t] = d["attack_weight"][t] if inside else 0
+            e.slides_file[t] = d["slides_file"][t] if inside else False
+            for k in range(2):
+                e.open_mg[t][k] = d["open_mg"][t][k] if inside else 0
+                e.open_eg[t][k] = d["open_eg"][t][k] if inside else 0
+        if d["nfiles"] > MAX_FILES:
+            raise ValueError("too many files")
+        e.nfiles = d["nfiles"]
+        for c in range(n):
+            e.file_of[c] = d["file_of"][c]
+            for s in range(2):
+                e.promo_dist[s][c] = min(d["promo_dist"][s][c], MAX_DIST - 1)
+                e.span[s][c][0] = d["span"][s][c] & 0xFFFFFFFFFFFFFFFF
+                e.span[s][c][1] = d["span"][s][c] >> 64
+                e.n_shield[s][c] = min(len(d["shield_cells"][s][c]), MAX_SHIELD)
+                for k in range(e.n_shield[s][c]):
+                    e.shield_cells[s][c][k] = d["shield_cells"][s][c][k]
+        for k in range(MAX_DIST):
+            e.passed_mg[k] = d["passed_mg"][k] if k < len(d["passed_mg"]) else d["passed_mg"][len(d["passed_mg"]) - 1]
+            e.passed_eg[k] = d["passed_eg"][k] if k < len(d["passed_eg"]) else d["passed_eg"][len(d["passed_eg"]) - 1]
+        e.doubled_mg, e.doubled_eg = d["doubled"]
+        e.isolated_mg, e.isolated_eg = d["isolated"]
+        e.shield_mg, e.shield_eg = d["shield"]
+        e.danger = d["danger"]
+        e.danger_cap = d["danger_cap"]
+        e.tempo = d["tempo"]
+        e.stalemate_cp = d["stalemate_cp"]
+
+    def phase_weights(self):
+        return [self.rec.phase[t] for t in range(MAX_TYPES)]
+
+
+cdef inline bint in_set(const uint64_t* bits, int c) noexcept nogil:
+    return (bits[c >> 6] >> (c & 63)) & 1
+
+
+cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
+    cdef const TablesRec* t = p.t
+    cdef int mg[2]
+    cdef int eg[2]
+    cdef int units[2]
+    cdef int attackers[2]
+    cdef int pawns_on_file[2][MAX_FILES]
+    cdef uint64_t pawn_bits[2][2]
+    cdef int side, i, c, to, v, typ, phase = 0, cnt, f, k, sgn, other, own, enemy
+    cdef int score, mgs, egs, zone_hits, kc
+    cdef uint32_t mask
+    cdef piece_t pc
+    for side in range(2):
+        mg[side] = eg[side] = units[side] = attackers[side] = 0
+        pawn_bits[side][0] = pawn_bits[side][1] = 0
+        for f in range(e.nfiles):
+            pawns_on_file[side][f] = 0
+    # pass 1: material, piece-square, pawn maps
+    for side in range(2):
+        for i in range(p.pcount[side]):
+            c = p.plist[side][i]
+            pc = p.board[c]
+            typ = type_of(pc)
+            mg[side] += e.pst_mg[pc][c]
+            eg[side] += e.pst_eg[pc][c]
+            phase += e.phase[typ]
+            if typ == t.pawn_type:
+                pawns_on_file[side][e.file_of[c]] += 1
+                pawn_bits[side][c >> 6] |= (<uint64_t> 1) << (c & 63)
+    # pass 2: mobility, files, king attacks, pawn structure
+    for side in range(2):
+        other = side ^ 1
+        own = colour_bit(side)
+        enemy = colour_bit(other)
+        kc = p.king[other]
+        for i in range(p.pcount[side]):
+            c = p.plist[side][i]
+            typ = type_of(p.board[c])
+            if typ == t.pawn_type:
+                f = e.file_of[c]
+                if pawns_on_file[side][f] > 1:
+                    mg[side] += e.doubled_mg
+                    eg[side] += e.doubled_eg
+                if (f == 0 or pawns_on_file[side][f - 1] == 0) and \
+                        (f == e.nfiles - 1 or pawns_on_file[side][f + 1] == 0):
+                    mg[side] += e.isolated_mg
+                    eg[side] += e.isolated_eg
+                if not (e.span[side][c][0] & pawn_bits[other][0]) and \
+                        not (e.span[side][c][1] & pawn_bits[other][1]):
+                    k = e.promo_dist[side][c]
+                    mg[side] += e.passed_mg[k]
+                    eg[side] += e.passed_eg[k]
+                continue
+            if typ == t.royal_type:
+                for k in range(e.n_shield[side][c]):
+                    if p.board[e.shield_cells[side][c][k]] == (t.pawn_type | own):
+                        mg[side] += e.shield_mg
+                        eg[side] += e.shield_eg
+                continue
+            cnt = 0
+            zone_hits = 0
+            mask = t.leap_mask[typ]
+            while mask:
+                v = ctz32(mask)
+                mask &= mask - 1
+                to = t.nxt[c][v]
+                if to != NO_CELL and not (p.board[to] & own):
+                    cnt += 1
+                    if kc != NO_CELL and t.dir_from[kc][to] >= 0 and t.dist[kc][to] == 1:
+                        zone_hits += 1
+                    elif to == kc:
+                        zone_hits += 1
+            mask = t.slide_mask[typ]
+            while mask:
+                v = ctz32(mask)
+                mask &= mask - 1
+                to = t.nxt[c][v]
+                while to != NO_CELL:
+                    if not (p.board[to] & own):
+                        cnt += 1
+                    if kc != NO_CELL and (to == kc or (t.dir_from[kc][to] >= 0 and t.dist[kc][to] == 1)):
+                        zone_hits += 1
+                    if p.board[to]:
+                        break
+                    to = t.nxt[to][v]
+            mg[side] += e.mob_mg[typ] * (cnt - e.mob_base[typ])
+            eg[side] += e.mob_eg[typ] * (cnt - e.mob_base[typ])
+            if zone_hits:
+                units[side] += e.attack_weight[typ]
+                attackers[side] += 1
+            if e.slides_file[typ] and pawns_on_file[side][e.file_of[c]] == 0:
+                k = 1 if pawns_on_file[other][e.file_of[c]] == 0 else 0
+                mg[side] += e.open_mg[typ][k]
+                eg[side] += e.open_eg[typ][k]
+    for side in range(2):
+        if attackers[side] >= 2:
+            k = e.danger * units[side] * units[side] // 4
+            mg[side] += k if k < e.danger_cap else e.danger_cap
+    mgs = mg[WHITE] - mg[BLACK]
+    egs = eg[WHITE] - eg[BLACK]
+    if phase > e.phase_max and e.phase_max > 0:
+        phase = e.phase_max
+    if e.phase_max > 0:
+        score = (mgs * phase + egs * (e.phase_max - phase)) // e.phase_max
+    else:
+        score = egs
+    sgn = 1 if p.side == WHITE else -1
+    return sgn * score + e.tempo
+
+
+def evaluate_board(Board board, EvalTables tables) -> int:
+    """Static evaluation of a Board, side to move's view (tests and the tuner)."""
+    return evaluate(board.p, &tables.rec)
+
+
+def evaluate_boards(list boards, EvalTables tables) -> list:
+    """Static evaluation of many Boards at once, White's view (the tuner's inner loop)."""
+    cdef Board b
+    out = []
+    for b in boards:
+        out.append(evaluate(b.p, &tables.rec) * (1 if b.p.side == 0 else -1))
+    return out

@@ -1,0 +1,42 @@
+# Alpha-beta search over PosRec (principal variation search, quiescence, pruning).
+from engine.types cimport move_t, MAX_MOVES, MAX_CELLS
+from engine.position cimport PosRec
+from engine.evaluate cimport EvalRec
+from engine.tt cimport TTRec
+from libc.stdint cimport uint64_t
+
+cdef extern from *:
+    ctypedef int volatile_int "volatile int"
+
+cdef enum:
+    MAX_PLY = 128
+    MATE = 32000
+    MATE_BOUND = 31000      # |score| above this is a mate score
+    INF = 32500
+
+cdef struct SearchRec:
+    PosRec* pos
+    const EvalRec* ev
+    TTRec* tt
+    uint64_t nodes
+    uint64_t node_limit     # 0: none
+    double deadline         # monotonic seconds; 0: none
+    volatile_int stop       # set by the protocol thread or by the limits
+    int seldepth
+    int root_ply            # pos.ply at the root (repetitions before it are history)
+    int n_move_rule
+    bint checks             # the variant has the check rule (else royal capture ends it)
+    move_t killers[MAX_PLY][2]
+    int history[2][MAX_CELLS][MAX_CELLS]
+    move_t pv[MAX_PLY][MAX_PLY]
+    int pv_len[MAX_PLY]
+    int nroot
+    move_t root_moves[MAX_MOVES]
+    int root_order[MAX_MOVES]   # ordering scores from the previous iteration
+    bint root_skip[MAX_MOVES]   # excluded (MultiPV lines already found)
+    int best_root               # index of the best root move of the last search_root
+    bint root_improved          # search_root raised alpha at least once
+    int lmr[64][64]
+
+cdef int search_root(SearchRec* s, int alpha, int beta, int depth) noexcept nogil
+cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil

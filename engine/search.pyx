@@ -1,0 +1,635 @@
+"""Principal variation search with quiescence, in C without the GIL.
+
+Per node, in order: draw checks (repetition, n-move rule, bare kings), mate-distance
+pruning, transposition table, check extension, reverse futility, null move, move loop
+with late-move reductions, futility and move-count pruning; quiescence search resolves
+captures and promotions (bad captures by SEE are skipped). Scores are centipawns from the
+side to move's view; MATE - ply is a mate delivered at ``ply``. The iterative deepening,
+aspiration windows, MultiPV and clock live in engine/deepening.py.
+"""
+from libc.math cimport log
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from engine.types cimport piece_t, NO_CELL, KIND_EP, KIND_PROMO, KIND_CASTLE, move_from, \
+    move_to, move_kind, move_extra, colour_bit, type_of, MAX_HISTORY
+from engine.tables cimport TablesRec
+from engine.position cimport pos_make, pos_unmake, pos_make_null, pos_unmake_null, \
+    pos_in_check, pos_repetitions, pos_attacked
+from engine.movegen cimport generate_moves, generate_noisy
+from engine.evaluate cimport evaluate, EvalTables
+from engine.tt cimport tt_probe, tt_store, TTEntry, TranspositionTable, BOUND_EXACT, \
+    BOUND_LOWER, BOUND_UPPER
+from engine.board cimport Board
+
+cdef enum:
+    ROYAL_VALUE = 20000     # SEE value of the royal piece: it captures last
+    TT_MOVE_SCORE = 100000000
+    GOOD_CAPTURE = 10000000
+    KILLER_1 = 9000000
+    KILLER_2 = 8900000
+    BAD_CAPTURE = -10000000
+    HISTORY_MAX = 16384
+
+
+cdef double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline void check_limits(SearchRec* s) noexcept nogil:
+    if (s.nodes & 1023) == 0:
+        if (s.deadline > 0 and now() >= s.deadline) or (s.node_limit and s.nodes >= s.node_limit):
+            s.stop = 1
+
+
+# -- static exchange -------------------------------------------------------------------
+cdef int piece_value(const EvalRec* e, const TablesRec* t, piece_t pc) noexcept nogil:
+    if type_of(pc) == t.royal_type:
+        return ROYAL_VALUE
+    return e.value[type_of(pc)]
+
+
+cdef int least_attacker(PosRec* p, const EvalRec* e, int cell, int by) noexcept nogil:
+    """Cell of the cheapest piece of ``by`` attacking cell on the current board, or -1."""
+    cdef const TablesRec* t = p.t
+    cdef int i, v, c, best = -1, best_val = ROYAL_VALUE + 1, val
+    cdef piece_t pc
+    if t.pawn_type:
+        pc = t.pawn_type | colour_bit(by)
+        for i in range(t.n_pawn_caps):
+            c = t.nxt[cell][t.opp[t.pawn_caps[by][i]]]
+            if c != NO_CELL and p.board[c] == pc:
+                return c
+    for i in range(t.n_leap_vecs):
+        v = t.leap_vecs[i]
+        c = t.nxt[cell][v]
+        if c != NO_CELL and (t.leap_attackers[by][v] >> p.board[c]) & 1:
+            val = piece_value(e, t, p.board[c])
+            if val < best_val:
+                best, best_val = c, val
+    for i in range(t.n_slide_vecs):
+        v = t.slide_vecs[i]
+        c = t.nxt[cell][v]
+        while c != NO_CELL and p.board[c] == 0:
+            c = t.nxt[c][v]
+        if c != NO_CELL and (t.slide_attackers[by][v] >> p.board[c]) & 1:
+            val = piece_value(e, t, p.board[c])
+            if val < best_val:
+                best, best_val = c, val
+    return best
+
+
+cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
+    """Static exchange evaluation of a capture: material won (negative: lost) when both
+    sides keep recapturing on the target with their cheapest piece (x-rays included)."""
+    cdef const TablesRec* t = p.t
+    cdef int frm = move_from(m), to = move_to(m), kind = move_kind(m)
+    cdef int gain[40]
+    cdef int removed[40]
+    cdef piece_t removed_pc[40]
+    cdef int nrem = 0, d = 0, side, c, victim_cell = to
+    cdef piece_t on_to, mover = p.board[frm], victim
+    if kind == KIND_CASTLE:
+        return 0
+    if kind == KIND_EP:
+        victim_cell = t.nxt[to][t.opp[t.pawn_push[p.side]]]
+    victim = p.board[victim_cell]
+    gain[0] = piece_value(e, t, victim) if victim else 0
+    on_to = mover
+    if kind == KIND_PROMO:
+        gain[0] += e.value[move_extra(m)] - e.value[t.pawn_type]
+        on_to = move_extra(m) | colour_bit(p.side)
+    # take the mover (and an en passant victim) off; the target holds the capturer
+    removed[nrem] = frm
+    removed_pc[nrem] = mover
+    nrem += 1
+    p.board[frm] = 0
+    if victim_cell != to:
+        removed[nrem] = victim_cell
+        removed_pc[nrem] = victim
+        nrem += 1
+        p.board[victim_cell] = 0
+    removed[nrem] = to
+    removed_pc[nrem] = p.board[to]
+    nrem += 1
+    p.board[to] = on_to
+    side = p.side ^ 1
+    while d < 38:
+        c = least_attacker(p, e, to, side)
+        if c < 0:
+            break
+        d += 1
+        gain[d] = piece_value(e, t, p.board[to]) - gain[d - 1]
+        removed[nrem] = c
+        removed_pc[nrem] = p.board[c]
+        nrem += 1
+        p.board[to] = p.board[c]
+        p.board[c] = 0
+        side ^= 1
+    while nrem > 0:
+        nrem -= 1
+        p.board[removed[nrem]] = removed_pc[nrem]
+    while d > 0:                        # each side may stop recapturing when it pays
+        if gain[d] > -gain[d - 1]:
+            gain[d - 1] = -gain[d]
+        d -= 1
+    return gain[0]
+
+
+# -- move ordering ----------------------------------------------------------------------
+cdef inline bint is_noisy(const PosRec* p, move_t m) noexcept nogil:
+    cdef int kind = move_kind(m)
+    return p.board[move_to(m)] != 0 and kind != KIND_CASTLE or kind == KIND_EP or kind == KIND_PROMO
+
+
+cdef void score_moves(SearchRec* s, move_t* moves, int* scores, int n, move_t tt_move,
+                      int ply) noexcept nogil:
+    cdef PosRec* p = s.pos
+    cdef const EvalRec* e = s.ev
+    cdef int i, victim, sc
+    cdef move_t m
+    for i in range(n):
+        m = moves[i]
+        if m == tt_move:
+            scores[i] = TT_MOVE_SCORE
+        elif is_noisy(p, m):
+            victim = type_of(p.board[move_to(m)]) if move_kind(m) != KIND_EP else p.t.pawn_type
+            sc = e.value[victim] * 16 - e.value[type_of(p.board[move_from(m)])] // 16
+            if move_kind(m) == KIND_PROMO:
+                sc += e.value[move_extra(m)] * 16
+            if see(p, e, m) >= 0:
+                scores[i] = GOOD_CAPTURE + sc
+            else:
+                scores[i] = BAD_CAPTURE + sc
+        elif m == s.killers[ply][0]:
+            scores[i] = KILLER_1
+        elif m == s.killers[ply][1]:
+            scores[i] = KILLER_2
+        else:
+            scores[i] = s.history[p.side][move_from(m)][move_to(m)]
+
+
+cdef inline move_t pick(move_t* moves, int* scores, int n, int i) noexcept nogil:
+    """Selection sort step: bring the best-scored remaining move to index i."""
+    cdef int j, best = i
+    cdef move_t m
+    cdef int sc
+    for j in range(i + 1, n):
+        if scores[j] > scores[best]:
+            best = j
+    if best != i:
+        m = moves[i]
+        moves[i] = moves[best]
+        moves[best] = m
+        sc = scores[i]
+        scores[i] = scores[best]
+        scores[best] = sc
+    return moves[i]
+
+
+cdef inline void update_history(SearchRec* s, int side, move_t m, int bonus) noexcept nogil:
+    cdef int* h = &s.history[side][move_from(m)][move_to(m)]
+    h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+
+
+# -- mate scores in the table -------------------------------------------------------------
+cdef inline int score_to_tt(int score, int ply) noexcept nogil:
+    if score > MATE_BOUND:
+        return score + ply
+    if score < -MATE_BOUND:
+        return score - ply
+    return score
+
+
+cdef inline int score_from_tt(int score, int ply) noexcept nogil:
+    if score > MATE_BOUND:
+        return score - ply
+    if score < -MATE_BOUND:
+        return score + ply
+    return score
+
+
+cdef inline bint has_pieces(const PosRec* p, int side) noexcept nogil:
+    """Whether the side has material besides pawns and its royal piece (null-move safety)."""
+    cdef int pawns = p.counts[p.t.pawn_type | colour_bit(side)] if p.t.pawn_type else 0
+    cdef int royal = 1 if p.king[side] != NO_CELL else 0
+    return p.pcount[side] - pawns - royal > 0
+
+
+cdef inline bint rule_draw_pending(SearchRec* s) noexcept nogil:
+    """The n-move rule or bare kings would draw here, unless the side to move is mated or
+    stalemated, which the rules (Board.outcome) let take precedence."""
+    cdef PosRec* p = s.pos
+    if s.n_move_rule and p.halfmove >= s.n_move_rule:
+        return True
+    return p.pcount[0] == 1 and p.pcount[1] == 1 and p.king[0] != NO_CELL and p.king[1] != NO_CELL
+
+
+cdef inline int no_move_score(SearchRec* s, bint in_check, int ply) noexcept nogil:
+    """Score of a position without moves: mated, or stalemated (variant's value)."""
+    if in_check:
+        return -MATE + ply
+    return s.ev.stalemate_cp if s.checks else 0
+
+
+# -- quiescence ---------------------------------------------------------------------------
+cdef int qsearch(SearchRec* s, int alpha, int beta, int ply) noexcept nogil:
+    cdef PosRec* p = s.pos
+    cdef move_t moves[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef int n, i, score, best, stand
+    cdef bint in_check
+    cdef move_t m
+    s.nodes += 1
+    check_limits(s)
+    if s.stop:
+        return 0
+    if ply > s.seldepth:
+        s.seldepth = ply
+    if not s.checks and p.t.royal_type and p.king[p.side] == NO_CELL:
+        return -MATE + ply
+    if ply >= MAX_PLY - 1:
+        return evaluate(p, s.ev)
+    in_check = s.checks and pos_in_check(p)
+    if in_check:
+        best = -INF
+        n = generate_moves(p, moves)
+        if n == 0:
+            return -MATE + ply
+    else:
+        stand = evaluate(p, s.ev)
+        if stand >= beta:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        best = stand
+        n = generate_noisy(p, moves)
+    score_moves(s, moves, scores, n, 0, ply)
+    for i in range(n):
+        m = pick(moves, scores, n, i)
+        if not in_check and scores[i] < GOOD_CAPTURE:
+            break                       # the rest lose material by SEE
+        pos_make(p, m)
+        score = -qsearch(s, -beta, -alpha, ply + 1)
+        pos_unmake(p)
+        if s.stop:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    break
+    return best
+
+
+# -- main search ----------------------------------------------------------------------------
+cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null_ok) noexcept nogil:
+    cdef PosRec* p = s.pos
+    cdef move_t moves[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef move_t quiets[64]
+    cdef int nquiets = 0
+    cdef int n, i, j, score, best, static_eval = 0, r, new_depth, bound, searched = 0
+    cdef int orig_alpha = alpha
+    cdef bint in_check, pv_node = beta - alpha > 1, gives_check, noisy
+    cdef move_t m, best_move = 0, tt_move = 0
+    cdef TTEntry* tte
+    cdef int tts
+
+    s.pv_len[ply] = ply
+    if ply > 0:
+        if p.halfmove >= 4 and pos_repetitions(p) > 0:
+            return 0
+        if not s.checks and p.t.royal_type and p.king[p.side] == NO_CELL:
+            return -MATE + ply
+        if rule_draw_pending(s):
+            if generate_moves(p, moves) == 0:
+                return no_move_score(s, s.checks and pos_in_check(p), ply)
+            return 0
+        if alpha < -MATE + ply:
+            alpha = -MATE + ply
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+    if ply >= MAX_PLY - 2:
+        return evaluate(p, s.ev)
+    in_check = s.checks and pos_in_check(p)
+    if in_check:
+        depth += 1
+    if depth <= 0:
+        return qsearch(s, alpha, beta, ply)
+    s.nodes += 1
+    check_limits(s)
+    if s.stop:
+        return 0
+    if ply > s.seldepth:
+        s.seldepth = ply
+
+    tte = tt_probe(s.tt, p.key)
+    if tte != NULL:
+        tt_move = tte.move
+        tts = score_from_tt(tte.score, ply)
+        if not pv_node and tte.depth >= depth:
+            bound = tte.flags & 3
+            if bound == BOUND_EXACT or (bound == BOUND_LOWER and tts >= beta) or \
+                    (bound == BOUND_UPPER and tts <= alpha):
+                return tts
+
+    if not in_check:
+        static_eval = evaluate(p, s.ev)
+        # reverse futility: far above beta at low depth
+        if not pv_node and depth <= 6 and static_eval - 90 * depth >= beta and beta > -MATE_BOUND \
+                and beta < MATE_BOUND:
+            return static_eval
+        # null move: give the opponent a free move; still above beta means a cut-off
+        if not pv_node and null_ok and depth >= 3 and static_eval >= beta and has_pieces(p, p.side):
+            r = 3 + depth // 4
+            pos_make_null(p)
+            score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, False)
+            pos_unmake_null(p)
+            if s.stop:
+                return 0
+            if score >= beta:
+                return beta if score > MATE_BOUND else score
+
+    n = generate_moves(p, moves)
+    if n == 0:
+        return no_move_score(s, in_check, ply)
+    score_moves(s, moves, scores, n, tt_move, ply)
+    best = -INF
+    for i in range(n):
+        m = pick(moves, scores, n, i)
+        noisy = is_noisy(p, m)
+        if not pv_node and not in_check and searched > 0 and not noisy and best > -MATE_BOUND:
+            # move-count pruning: late quiet moves at low depth
+            if depth <= 4 and searched >= 4 + depth * depth:
+                continue
+        pos_make(p, m)
+        gives_check = s.checks and pos_in_check(p)
+        if not pv_node and not in_check and not gives_check and not noisy and searched > 0 \
+                and depth <= 3 and best > -MATE_BOUND and static_eval + 120 + 100 * depth <= alpha:
+            pos_unmake(p)                 # futility: this quiet move cannot reach alpha
+            continue
+        new_depth = depth - 1
+        if searched == 0:
+            score = -search(s, -beta, -alpha, new_depth, ply + 1, True)
+        else:
+            r = 0
+            if depth >= 3 and searched >= 3 and not noisy and not in_check and not gives_check:
+                r = s.lmr[depth if depth < 64 else 63][searched if searched < 64 else 63]
+                if pv_node:
+                    r -= 1
+                if m == s.killers[ply][0] or m == s.killers[ply][1]:
+                    r -= 1
+                r -= s.history[p.side ^ 1][move_from(m)][move_to(m)] // 6000
+                if r < 0:
+                    r = 0
+                if r > new_depth - 1:
+                    r = new_depth - 1 if new_depth > 1 else 0
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, True)
+            if score > alpha and r > 0:
+                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, True)
+            if score > alpha and score < beta:
+                score = -search(s, -beta, -alpha, new_depth, ply + 1, True)
+        pos_unmake(p)
+        if s.stop:
+            return 0
+        searched += 1
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                best_move = m
+                s.pv[ply][ply] = m
+                for j in range(ply + 1, s.pv_len[ply + 1]):
+                    s.pv[ply][j] = s.pv[ply + 1][j]
+                s.pv_len[ply] = s.pv_len[ply + 1] if s.pv_len[ply + 1] > ply + 1 else ply + 1
+                if score >= beta:
+                    if not noisy:
+                        if s.killers[ply][0] != m:
+                            s.killers[ply][1] = s.killers[ply][0]
+                            s.killers[ply][0] = m
+                        update_history(s, p.side, m, depth * depth)
+                        for j in range(nquiets):
+                            update_history(s, p.side, quiets[j], -depth * depth)
+                    break
+        if not noisy and m != best_move and nquiets < 64:
+            quiets[nquiets] = m
+            nquiets += 1
+    if searched == 0:
+        return alpha                      # everything pruned: fail low at the bound
+    if best >= beta:
+        bound = BOUND_LOWER
+    elif best > orig_alpha:
+        bound = BOUND_EXACT
+    else:
+        bound = BOUND_UPPER
+    tt_store(s.tt, p.key, best_move, score_to_tt(best, ply), depth, bound)
+    return best
+
+
+cdef int search_root(SearchRec* s, int alpha, int beta, int depth) noexcept nogil:
+    """Search the root moves (skipping excluded ones) in the order of the last iteration."""
+    cdef PosRec* p = s.pos
+    cdef int i, j, score, best = -INF, searched = 0, r, orig_alpha = alpha
+    cdef move_t m
+    cdef bint gives_check
+    s.pv_len[0] = 0
+    s.root_improved = False
+    s.seldepth = 0
+    for i in range(s.nroot):
+        if s.root_skip[i]:
+            continue
+        m = s.root_moves[i]
+        pos_make(p, m)
+        s.nodes += 1
+        gives_check = s.checks and pos_in_check(p)
+        if searched == 0:
+            score = -search(s, -beta, -alpha, depth - 1, 1, True)
+        else:
+            r = 1 if depth >= 4 and searched >= 4 and not gives_check and not is_noisy_root(s, m) else 0
+            score = -search(s, -alpha - 1, -alpha, depth - 1 - r, 1, True)
+            if score > alpha and r:
+                score = -search(s, -alpha - 1, -alpha, depth - 1, 1, True)
+            if score > alpha and score < beta:
+                score = -search(s, -beta, -alpha, depth - 1, 1, True)
+        pos_unmake(p)
+        if s.stop:
+            break
+        searched += 1
+        if score > best:
+            best = score
+        if score > alpha:
+            alpha = score
+            s.best_root = i
+            s.root_improved = True
+            s.root_order[i] = score
+            s.pv[0][0] = m
+            for j in range(1, s.pv_len[1]):
+                s.pv[0][j] = s.pv[1][j]
+            s.pv_len[0] = s.pv_len[1] if s.pv_len[1] > 1 else 1
+            if score >= beta:
+                break
+        else:
+            s.root_order[i] = -INF + 1
+    if s.root_improved and not s.stop:
+        tt_store(s.tt, p.key, s.root_moves[s.best_root], score_to_tt(best, 0), depth,
+                 BOUND_LOWER if best >= beta else BOUND_EXACT)
+    return best
+
+
+cdef bint is_noisy_root(SearchRec* s, move_t m) noexcept nogil:
+    """Root moves are tested after make: the target then holds the mover."""
+    return move_kind(m) == KIND_EP or move_kind(m) == KIND_PROMO or \
+        s.pos.hist[s.pos.ply - 1].captured != 0
+
+
+cdef class Searcher:
+    """One search: a private copy of the position, the tables it reads, and its limits.
+
+    The protocol thread may call ``stop()`` at any time; everything else is called by the
+    thread that runs the search.
+    """
+    cdef SearchRec* s
+    cdef PosRec* pos
+    cdef TranspositionTable tt
+    cdef EvalTables ev
+    cdef list root_uci
+    cdef tuple names
+    cdef list letters
+
+    def __cinit__(self):
+        cdef int d, m
+        self.s = <SearchRec*> malloc(sizeof(SearchRec))
+        self.pos = <PosRec*> malloc(sizeof(PosRec))
+        if self.s == NULL or self.pos == NULL:
+            raise MemoryError()
+        memset(self.s, 0, sizeof(SearchRec))
+        for d in range(64):
+            for m in range(64):
+                self.s.lmr[d][m] = <int> (0.75 + log(d + 1) * log(m + 1) / 2.25) if d and m else 0
+        self.root_uci = []
+
+    def __dealloc__(self):
+        free(self.s)
+        free(self.pos)
+
+    def set_root(self, Board board, EvalTables ev, TranspositionTable tt, searchmoves=None):
+        """Copy the board and prepare its legal moves (only ``searchmoves`` if given)."""
+        cdef move_t moves[MAX_MOVES]
+        cdef int n, i, k = 0
+        memcpy(self.pos, board.p, sizeof(PosRec))
+        self.names = board.variant.geometry.names
+        self.letters = board.variant.letters
+        self.ev = ev
+        self.tt = tt
+        self.s.pos = self.pos
+        self.s.ev = &ev.rec
+        self.s.tt = &tt.rec
+        self.s.checks = self.pos.t.royal_check
+        self.s.n_move_rule = board.variant.n_move_rule
+        self.s.root_ply = self.pos.ply
+        n = generate_moves(self.pos, moves)
+        self.root_uci = []
+        wanted = None if not searchmoves else {u.lower() for u in searchmoves}
+        for i in range(n):
+            u = self._uci(moves[i])
+            if wanted is not None and u not in wanted:
+                continue
+            self.s.root_moves[k] = moves[i]
+            self.s.root_order[k] = 0
+            self.s.root_skip[k] = False
+            self.root_uci.append(u)
+            k += 1
+        self.s.nroot = k
+        self.s.best_root = 0
+        return list(self.root_uci)
+
+    def new_search(self):
+        """Reset counters, killers and limits; keep history (it ages by halving)."""
+        cdef int side, a, b
+        self.s.nodes = 0
+        self.s.stop = 0
+        self.s.deadline = 0
+        self.s.node_limit = 0
+        memset(self.s.killers, 0, sizeof(self.s.killers))
+        for side in range(2):
+            for a in range(MAX_CELLS):
+                for b in range(MAX_CELLS):
+                    self.s.history[side][a][b] //= 2
+
+    def set_limits(self, double seconds=0.0, long long nodes=0):
+        """Hard limits for what follows: seconds from now (0: none) and total nodes."""
+        self.s.deadline = now() + seconds if seconds > 0 else 0.0
+        self.s.node_limit = nodes if nodes > 0 else 0
+
+    def stop(self):
+        self.s.stop = 1
+
+    @property
+    def stopped(self) -> bool:
+        return self.s.stop != 0
+
+    def search(self, int depth, int alpha=-INF, int beta=INF) -> int:
+        """One iteration at ``depth`` over the root moves, without the GIL."""
+        cdef int score
+        self._order_root()
+        with nogil:
+            score = search_root(self.s, alpha, beta, depth)
+        return score
+
+    cdef _order_root(self):
+        """Stable sort of the root moves by the previous iteration's scores."""
+        items = sorted(range(self.s.nroot), key=lambda i: -self.s.root_order[i])
+        moves = [self.s.root_moves[i] for i in items]
+        order = [self.s.root_order[i] for i in items]
+        skip = [self.s.root_skip[i] for i in items]
+        self.root_uci = [self.root_uci[i] for i in items]
+        best = items.index(self.s.best_root) if self.s.nroot else 0
+        for i in range(self.s.nroot):
+            self.s.root_moves[i] = moves[i]
+            self.s.root_order[i] = order[i]
+            self.s.root_skip[i] = skip[i]
+        self.s.best_root = best
+
+    def skip(self, str uci, bint on=True):
+        """Exclude (or re-include) a root move, for MultiPV."""
+        self.s.root_skip[self.root_uci.index(uci)] = on
+
+    def clear_skips(self):
+        for i in range(self.s.nroot):
+            self.s.root_skip[i] = False
+
+    @property
+    def root_moves(self) -> list:
+        return list(self.root_uci)
+
+    @property
+    def improved(self) -> bool:
+        """Whether the last iteration found a move above its alpha (its PV is usable)."""
+        return self.s.root_improved
+
+    def pv(self) -> list:
+        """The principal variation of the last iteration, as UCI moves."""
+        return [self._uci(self.s.pv[0][i]) for i in range(self.s.pv_len[0])]
+
+    cdef str _uci(self, move_t m):
+        text = self.names[move_from(m)] + self.names[move_to(m)]
+        if move_kind(m) == KIND_PROMO:
+            text += self.letters[move_extra(m)]
+        return text
+
+    @property
+    def nodes(self) -> int:
+        return self.s.nodes
+
+    @property
+    def seldepth(self) -> int:
+        return self.s.seldepth
+
+    def static_eval(self) -> int:
+        return evaluate(self.pos, self.s.ev)

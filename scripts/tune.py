@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Texel tuning of the evaluation weights in engine/params/<variant>.toml.
+
+1. ``scripts/tune.py data --variant chess --games 400`` plays fast self-play games (a
+   node-limited search, random book exits) and writes quiet positions with the game's
+   result to ``out/tune-<variant>.tsv`` (git-ignored).
+2. ``scripts/tune.py fit --variant chess`` fits the scaling constant K, then improves the
+   weights by coordinate descent on the mean squared error between the game result and
+   sigmoid(K * eval), and writes ``out/params-<variant>.toml`` with the tuned values and
+   the error before and after. Copy it over engine/params/<variant>.toml to adopt it,
+   after a match (scripts/match) shows it is stronger.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "out"
+
+from engine import eval_tables  # noqa: E402
+from engine.board import Board  # noqa: E402
+from engine.deepening import GoLimits  # noqa: E402
+from engine.engine import Engine  # noqa: E402
+from engine.evaluate import EvalTables, evaluate_boards  # noqa: E402
+from engine.variant import load_variant, resolve_name  # noqa: E402
+
+RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "3/4-1/4": 0.75, "1/4-3/4": 0.25}
+
+
+def make_data(variant: str, games: int, nodes: int, seed: int) -> Path:
+    """Self-play games; every position after the opening that is quiet is kept."""
+    rng = random.Random(seed)
+    engine = Engine(variant)
+    path = OUT / f"tune-{variant}.tsv"
+    OUT.mkdir(exist_ok=True)
+    kept = 0
+    with open(path, "w") as fh:
+        for g in range(games):
+            board = Board(variant)
+            for _ in range(rng.randint(2, 8)):          # random exits from the start
+                moves = board.legal_moves()
+                if not moves:
+                    break
+                board.push(rng.choice(moves))
+            positions = []
+            while board.outcome() is None and len(board.move_stack) < 300:
+                engine.set_position(board.fen(), [])
+                best, infos = engine.search_sync(GoLimits(nodes=nodes))
+                if best.move is None:
+                    break
+                score = infos[-1].score if infos else 0
+                if len(board.move_stack) >= 8 and not board.is_check() and abs(score) < 2000 \
+                        and rng.random() < 0.5:
+                    positions.append(board.fen())
+                board.push(best.move)
+            outcome = board.outcome()
+            result = outcome.result if outcome else "1/2-1/2"
+            for fen in positions:
+                fh.write(f"{fen}\t{result}\n")
+            kept += len(positions)
+            print(f"game {g + 1}/{games}: {result} ({len(board.move_stack)} plies), {kept} positions",
+                  flush=True)
+    return path
+
+
+# -- the weight vector ---------------------------------------------------------------------
+def flatten(params: dict) -> list[tuple]:
+    """Addresses of every tunable scalar: (table, key, index...)."""
+    out = []
+    for table, body in params.items():
+        if table == "misc" or not isinstance(body, dict):
+            continue
+        for key, val in body.items():
+            if table == "phase" or table == "mobility_base":
+                continue                              # structure, not weights
+            if table == "value" and key in ("p", "k"):
+                continue                              # the pawn anchors the scale
+            out += [(table, key) + idx for idx in _indices(val)]
+    return out
+
+
+def _indices(val, prefix=()):
+    if isinstance(val, (int, float)):
+        return [prefix]
+    if isinstance(val, list):
+        return [i for k, v in enumerate(val) for i in _indices(v, prefix + (k,))]
+    if isinstance(val, dict):
+        return [i for k, v in val.items() for i in _indices(v, prefix + (k,))]
+    return []
+
+
+def get(params, addr):
+    node = params[addr[0]][addr[1]]
+    for k in addr[2:]:
+        node = node[k]
+    return node
+
+
+def put(params, addr, value):
+    if len(addr) == 2:
+        params[addr[0]][addr[1]] = value
+        return
+    node = params[addr[0]][addr[1]]
+    for k in addr[2:-1]:
+        node = node[k]
+    node[addr[-1]] = value
+
+
+def tables_for(variant, params) -> EvalTables:
+    original = eval_tables.load_params
+    eval_tables.load_params = lambda name: params
+    try:
+        return EvalTables(eval_tables.build(variant))
+    finally:
+        eval_tables.load_params = original
+
+
+def error(boards, results, tables, k) -> float:
+    evals = evaluate_boards(boards, tables)
+    return sum((r - 1 / (1 + 10 ** (-k * e / 400))) ** 2 for e, r in zip(evals, results)) / len(results)
+
+
+def fit(variant_name: str, limit: int, rounds: int) -> Path:
+    variant = load_variant(variant_name)
+    rows = [line.rstrip("\n").split("\t") for line in open(OUT / f"tune-{variant_name}.tsv")]
+    random.Random(1).shuffle(rows)
+    rows = rows[:limit]
+    boards = [Board(variant_name, fen) for fen, _ in rows]
+    results = [RESULT[r] for _, r in rows]
+    params = copy.deepcopy(eval_tables.load_params(variant_name))
+    tables = tables_for(variant, params)
+    best_k, best_e = 1.0, float("inf")
+    for k in [x / 20 for x in range(4, 41)]:
+        e = error(boards, results, tables, k)
+        if e < best_e:
+            best_k, best_e = k, e
+    start_e = best_e
+    print(f"{len(boards)} positions, K = {best_k:.2f}, error {best_e:.6f}")
+    addrs = flatten(params)
+    step = {a: max(2, abs(get(params, a)) // 10) for a in addrs}
+    for rnd in range(rounds):
+        improved = 0
+        t0 = time.time()
+        for a in addrs:
+            base = get(params, a)
+            for delta in (step[a], -step[a]):
+                put(params, a, base + delta)
+                e = error(boards, results, tables_for(variant, params), best_k)
+                if e < best_e:
+                    best_e, base = e, base + delta
+                    improved += 1
+                    break
+                put(params, a, base)
+            put(params, a, base)
+        print(f"round {rnd + 1}: error {best_e:.6f}, {improved} weights moved ({time.time() - t0:.0f} s)",
+              flush=True)
+        if not improved:
+            for a in addrs:
+                step[a] = max(1, step[a] // 2)
+    path = OUT / f"params-{variant_name}.toml"
+    with open(path, "w") as fh:
+        fh.write(f"# Tuned by scripts/tune.py on {len(boards)} positions: error {start_e:.6f} -> "
+                 f"{best_e:.6f} (K = {best_k:.2f})\n")
+        fh.write(to_toml(params))
+    print(f"wrote {path}")
+    return path
+
+
+def to_toml(params: dict) -> str:
+    lines = []
+    for table, body in params.items():
+        lines.append(f"\n[{table}]")
+        for key, val in body.items():
+            lines.append(f"{key} = {_toml_value(val)}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(val):
+    if isinstance(val, dict):
+        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in val.items()) + "}"
+    if isinstance(val, list):
+        return "[" + ", ".join(_toml_value(v) for v in val) + "]"
+    if isinstance(val, float):
+        return f"{val:g}"
+    return str(val)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("data")
+    d.add_argument("--variant", default="chess")
+    d.add_argument("--games", type=int, default=200)
+    d.add_argument("--nodes", type=int, default=3000)
+    d.add_argument("--seed", type=int, default=1)
+    f = sub.add_parser("fit")
+    f.add_argument("--variant", default="chess")
+    f.add_argument("--limit", type=int, default=40000)
+    f.add_argument("--rounds", type=int, default=6)
+    args = ap.parse_args()
+    name = resolve_name(args.variant)
+    if args.cmd == "data":
+        make_data(name, args.games, args.nodes, args.seed)
+    else:
+        fit(name, args.limit, args.rounds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
