@@ -314,6 +314,21 @@ def cmd_ponderhit(session: UciSession, args: list[str]) -> None:
     session.engine.ponderhit()
 
 
+def cmd_bench(session: UciSession, args: list[str]) -> None:
+    """Stockfish's `bench [depth]`: fixed positions, fixed depth, a deterministic node
+    count and the nodes/second, ending with Stockfish's three summary lines."""
+    from engine import bench
+
+    depth = parse_int(args[0], "bench depth") if args else bench.DEFAULT_DEPTH
+    if not 1 <= depth <= 64:
+        raise ValueError(f"bench depth must be 1..64, not {depth}")
+    session.engine.stop()
+    session.engine.wait()
+    lines: list[str] = []
+    bench.run(depth, lines.append)
+    session.send(*lines)
+
+
 def cmd_d(session: UciSession, args: list[str]) -> None:
     session.send(*dialect.display_lines(session.engine))
 
@@ -337,6 +352,7 @@ COMMANDS: dict[str, Callable[[UciSession, list[str]], None]] = {
     "ponderhit": cmd_ponderhit,
     "quit": cmd_quit,
     "d": cmd_d,
+    "bench": cmd_bench,
 }
 
 

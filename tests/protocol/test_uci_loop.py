@@ -531,3 +531,16 @@ def test_limit_strength_and_elo_override_level(driver):
     driver.send("setoption name UCI_LimitStrength value false")    # Elo ignored again
     reports = infos(driver.go("go depth 5"))
     assert max(d for d, _, _ in reports) == 5 and {m for _, m, _ in reports} == {1}
+
+
+def test_bench_prints_stockfish_summary_and_a_stable_signature():
+    """`bench N` ends with Stockfish's three lines; the node count is deterministic, so it
+    is the same on a second run (and the same as `quantum bench N` prints)."""
+    code, lines = run_main("bench 3\nbench 3\nquit\n")
+    assert code == 0
+    counts = [int(line.split(":")[1]) for line in lines if line.startswith("Nodes searched")]
+    assert len(counts) == 2 and counts[0] == counts[1] > 0
+    assert sum(line.startswith("Total time (ms) : ") for line in lines) == 2
+    assert sum(line.startswith("Nodes/second    : ") for line in lines) == 2
+    code, lines = run_main("bench 0\nquit\n")
+    assert lines == ["info string error bench: bench depth must be 1..64, not 0"]
