@@ -4,11 +4,18 @@
 1. ``scripts/tune.py data --variant chess --games 400`` plays fast self-play games (a
    node-limited search, random book exits) and writes quiet positions with the game's
    result to ``out/tune-<variant>.tsv`` (git-ignored).
-2. ``scripts/tune.py fit --variant chess`` fits the scaling constant K, then improves the
-   weights by coordinate descent on the mean squared error between the game result and
-   sigmoid(K * eval), and writes ``out/params-<variant>.toml`` with the tuned values and
-   the error before and after. Copy it over engine/params/<variant>.toml to adopt it,
-   after a match (scripts/match) shows it is stronger.
+2. Optionally ``scripts/tune.py label --variant chess --engine /usr/games/stockfish``
+   scores every position with a reference engine (Stockfish for chess, Fairy-Stockfish
+   with UCI_Variant for grand) at a fixed depth; ``fit --target engine`` then fits to
+   those scores instead of the noisy game results.
+3. ``scripts/tune.py fit --variant chess`` fits the scaling constant K, then improves the
+   weights by coordinate descent on the mean squared error between the target (game
+   result, or the reference score as a win probability) and sigmoid(K * eval), with an
+   L2 pull towards the current weights and a held-out fifth of the positions that stops
+   the descent when it stops improving. It writes ``out/params-<variant>.toml`` with the
+   tuned values and the errors. Adopt it only after a match (scripts/match) shows it is
+   stronger: on 32,000 positions of 4,000-node self-play, fitting game results alone
+   lowered the error 0.1023 -> 0.0992 and lost about 200 Elo (overfitting to noise).
 """
 from __future__ import annotations
 
@@ -127,24 +134,64 @@ def error(boards, results, tables, k) -> float:
     return sum((r - 1 / (1 + 10 ** (-k * e / 400))) ** 2 for e, r in zip(evals, results)) / len(results)
 
 
-def fit(variant_name: str, limit: int, rounds: int) -> Path:
-    variant = load_variant(variant_name)
+def label(variant_name: str, engine_cmd: str, depth: int) -> Path:
+    """Score every data position with a reference engine (centipawns, White's view)."""
+    from adapters.uci_engine import UciEngine
     rows = [line.rstrip("\n").split("\t") for line in open(OUT / f"tune-{variant_name}.tsv")]
+    opts = {"UCI_Variant": variant_name} if variant_name != "chess" else {}
+    ref = UciEngine(engine_cmd, options=opts)
+    path = OUT / f"tune-{variant_name}-labels.tsv"
+    with open(path, "w") as fh:
+        for i, (fen, result) in enumerate(rows):
+            ref.new_game() if i % 500 == 0 else None
+            _, _, _, info = ref.go(f"position fen {fen}", f"depth {depth}", 60)
+            words = info.split()
+            if "score" not in words:
+                continue
+            kind, val = words[words.index("score") + 1], int(words[words.index("score") + 2])
+            cp = val if kind == "cp" else (10000 if val > 0 else -10000)
+            if fen.split()[1] == "b":
+                cp = -cp
+            fh.write(f"{fen}\t{result}\t{cp}\n")
+            if i % 1000 == 0:
+                print(f"{i}/{len(rows)}", flush=True)
+    ref.quit()
+    return path
+
+
+def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float) -> Path:
+    variant = load_variant(variant_name)
+    name = f"tune-{variant_name}-labels.tsv" if target == "engine" else f"tune-{variant_name}.tsv"
+    rows = [line.rstrip("\n").split("\t") for line in open(OUT / name)]
     random.Random(1).shuffle(rows)
     rows = rows[:limit]
-    boards = [Board(variant_name, fen) for fen, _ in rows]
-    results = [RESULT[r] for _, r in rows]
+    boards = [Board(variant_name, row[0]) for row in rows]
+    if target == "engine":                  # the reference score as a win probability
+        results = [1 / (1 + 10 ** (-int(row[2]) / 400)) for row in rows]
+    else:
+        results = [RESULT[row[1]] for row in rows]
+    cut = len(boards) * 4 // 5
+    train, valid = (boards[:cut], results[:cut]), (boards[cut:], results[cut:])
     params = copy.deepcopy(eval_tables.load_params(variant_name))
+    start_params = copy.deepcopy(params)
+    addrs = flatten(params)
+    scale = {a: max(10, abs(get(params, a))) for a in addrs}
+
+    def penalty():
+        return l2 * sum(((get(params, a) - get(start_params, a)) / scale[a]) ** 2 for a in addrs)
+
     tables = tables_for(variant, params)
     best_k, best_e = 1.0, float("inf")
     for k in [x / 20 for x in range(4, 41)]:
-        e = error(boards, results, tables, k)
+        e = error(*train, tables, k)
         if e < best_e:
             best_k, best_e = k, e
-    start_e = best_e
-    print(f"{len(boards)} positions, K = {best_k:.2f}, error {best_e:.6f}")
-    addrs = flatten(params)
+    start_e, start_v = best_e, error(*valid, tables, best_k)
+    best_v = start_v
+    print(f"{len(boards)} positions, K = {best_k:.2f}, error {best_e:.6f}, held out {start_v:.6f}")
     step = {a: max(2, abs(get(params, a)) // 10) for a in addrs}
+    best_e += penalty()
+    kept = copy.deepcopy(params)
     for rnd in range(rounds):
         improved = 0
         t0 = time.time()
@@ -152,22 +199,29 @@ def fit(variant_name: str, limit: int, rounds: int) -> Path:
             base = get(params, a)
             for delta in (step[a], -step[a]):
                 put(params, a, base + delta)
-                e = error(boards, results, tables_for(variant, params), best_k)
+                e = error(*train, tables_for(variant, params), best_k) + penalty()
                 if e < best_e:
                     best_e, base = e, base + delta
                     improved += 1
                     break
                 put(params, a, base)
             put(params, a, base)
-        print(f"round {rnd + 1}: error {best_e:.6f}, {improved} weights moved ({time.time() - t0:.0f} s)",
-              flush=True)
+        v = error(*valid, tables_for(variant, params), best_k)
+        print(f"round {rnd + 1}: error {best_e:.6f}, held out {v:.6f}, {improved} weights moved "
+              f"({time.time() - t0:.0f} s)", flush=True)
+        if v >= best_v:
+            print("held-out error stopped improving: keeping the previous round")
+            params = kept
+            break
+        best_v, kept = v, copy.deepcopy(params)
         if not improved:
             for a in addrs:
                 step[a] = max(1, step[a] // 2)
     path = OUT / f"params-{variant_name}.toml"
     with open(path, "w") as fh:
-        fh.write(f"# Tuned by scripts/tune.py on {len(boards)} positions: error {start_e:.6f} -> "
-                 f"{best_e:.6f} (K = {best_k:.2f})\n")
+        fh.write(f"# Tuned by scripts/tune.py ({target} target, l2 {l2}) on {len(boards)} positions: "
+                 f"held-out error {start_v:.6f} -> {best_v:.6f} (K = {best_k:.2f})\n")
+        fh.write('extends = ""\n')
         fh.write(to_toml(params))
     print(f"wrote {path}")
     return path
@@ -200,16 +254,24 @@ def main() -> int:
     d.add_argument("--games", type=int, default=200)
     d.add_argument("--nodes", type=int, default=3000)
     d.add_argument("--seed", type=int, default=1)
+    lb = sub.add_parser("label")
+    lb.add_argument("--variant", default="chess")
+    lb.add_argument("--engine", default="/usr/games/stockfish")
+    lb.add_argument("--depth", type=int, default=8)
     f = sub.add_parser("fit")
     f.add_argument("--variant", default="chess")
     f.add_argument("--limit", type=int, default=40000)
     f.add_argument("--rounds", type=int, default=6)
+    f.add_argument("--target", choices=("result", "engine"), default="result")
+    f.add_argument("--l2", type=float, default=0.0005)
     args = ap.parse_args()
     name = resolve_name(args.variant)
     if args.cmd == "data":
         make_data(name, args.games, args.nodes, args.seed)
+    elif args.cmd == "label":
+        label(name, args.engine, args.depth)
     else:
-        fit(name, args.limit, args.rounds)
+        fit(name, args.limit, args.rounds, args.target, args.l2)
     return 0
 
 
