@@ -147,7 +147,9 @@ def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: 
         found = []
         searcher.clear_skips()
         for k in range(nlines):
-            score, pv = _aspirated(searcher, depth, prev_scores.get(k), k, clock, on_info, tt)
+            prev_pv = lines[k][1] if k < len(lines) else []
+            score, pv = _aspirated(searcher, depth, prev_scores.get(k), k, clock, on_info, tt,
+                                   prev_pv)
             if searcher.stopped and not (searcher.improved and pv):
                 break
             found.append((score, pv))
@@ -173,8 +175,10 @@ def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: 
     return BestMove(pv[0], pv[1] if len(pv) > 1 else None)
 
 
-def _aspirated(searcher, depth, prev, k, clock, on_info, tt):
-    """One line at ``depth``: a narrow window around the last score, widened on failure."""
+def _aspirated(searcher, depth, prev, k, clock, on_info, tt, prev_pv):
+    """One line at ``depth``: a narrow window around the last score, widened on failure.
+
+    A fail-low has no new PV; its bound line shows the previous one, as Stockfish does."""
     if prev is None or depth < 4 or abs(prev) > MATE_BOUND:
         score = searcher.search(depth, -INF, INF)
         return score, searcher.pv()
@@ -185,7 +189,8 @@ def _aspirated(searcher, depth, prev, k, clock, on_info, tt):
         if searcher.stopped:
             return score, searcher.pv() if searcher.improved else []
         if score <= alpha:
-            on_info(_info(searcher, clock, tt, depth, k + 1, alpha, "upperbound", searcher.pv()))
+            on_info(_info(searcher, clock, tt, depth, k + 1, alpha, "upperbound",
+                          searcher.pv() or prev_pv))
             beta = (alpha + beta) // 2
             alpha = max(score - delta, -INF)
         elif score >= beta:
