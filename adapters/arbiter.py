@@ -39,10 +39,11 @@ class TimeControl:
 @dataclass
 class GameRecord:
     variant: str
-    start_fen: str
+    start_fen: str                       # the position after the opening moves
     white: str
     black: str
-    moves: list = field(default_factory=list)
+    moves: list = field(default_factory=list)   # every move, the opening's included
+    initial_fen: str = ""                # the position the game (and its opening) began in
     white_score: float | None = None     # None while running
     termination: str = ""
     time_forfeit: int | None = None      # side that lost on time
@@ -53,6 +54,19 @@ class GameRecord:
     def result(self) -> str:
         from engine.game_end import RESULT_TEXT
         return "*" if self.white_score is None else RESULT_TEXT[self.white_score]
+
+
+def _settle(eng: UciEngine) -> None:
+    """After a move that never came: ask the engine to stop and give it GRACE to send
+    its late bestmove (which then cannot be mistaken for a later answer). One that stays
+    silent is hung and is killed, so that whoever reuses engines sees it dead and starts
+    a fresh one, instead of waiting out a timeout on every later command."""
+    try:
+        eng.send("stop")
+        for _ in eng.until(lambda s: s.startswith("bestmove"), GRACE):
+            pass
+    except EngineError:
+        eng.kill()
 
 
 def _lose(rec: GameRecord, side: int, reason: str) -> GameRecord:
@@ -66,16 +80,22 @@ def play_game(white: UciEngine, black: UciEngine, variant: str, tc: TimeControl,
     """Play one game; the engines must be started. Returns the finished record."""
     engines = (white, black)
     board = Board(variant, start_fen) if start_fen else Board(variant)
+    initial_fen = board.fen()
     for move in opening:
         board.push(move)
     rec = GameRecord(variant, board.fen(), white.id_name or white.name,
-                     black.id_name or black.name, moves=list(opening))
+                     black.id_name or black.name, moves=list(opening), initial_fen=initial_fen)
     start_fen = board.fen()
     for side, eng in enumerate(engines):
         try:
-            eng.send(f"setoption name UCI_Variant value {variant}") if variant != "chess" else None
+            # Plain chess engines need not know UCI_Variant; an engine that played another
+            # variant before is told to switch back.
+            if variant != "chess" or getattr(eng, "variant", "chess") != variant:
+                eng.send(f"setoption name UCI_Variant value {variant}")
+                eng.variant = variant
             eng.new_game()
         except EngineError as exc:
+            eng.kill()              # dead, or deaf to isready: unusable either way
             rec.crashed = side
             return _lose(rec, side, f"{eng.name} failed to start the game: {exc}")
     clocks = [tc.base, tc.base]
@@ -97,6 +117,7 @@ def play_game(white: UciEngine, black: UciEngine, variant: str, tc: TimeControl,
             best, _, spent, _ = eng.go(position, go, clocks[side] + GRACE)
         except EngineError as exc:
             if eng.alive:
+                _settle(eng)
                 rec.time_forfeit = side
                 return _lose(rec, side, f"time forfeit: {eng.name} sent no move ({exc})")
             rec.crashed = side

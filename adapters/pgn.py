@@ -20,25 +20,18 @@ def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_
             ("Variant", VARIANT_TAG.get(rec.variant, rec.variant)),
             ("TimeControl", time_control), ("Termination", rec.termination or "unterminated"),
             ("PlyCount", str(len(rec.moves)))]
-    fen = rec.start_fen if rec.moves == [] else None
     first_fen = _initial_fen(rec)
     if first_fen != start:
         tags += [("SetUp", "1"), ("FEN", first_fen)]
     head = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in tags)
-    return f"{head}\n\n{_movetext(rec, first_fen)} {rec.result}\n"
+    body = " ".join(part for part in (_movetext(rec, first_fen), rec.result) if part)
+    return f"{head}\n\n{body}\n"
 
 
 def _initial_fen(rec) -> str:
-    """The game's start position (the record keeps the position after the opening)."""
-    from engine.board import Board
-    from engine.variant import load_variant
-    b = Board(rec.variant)
-    try:
-        for m in rec.moves:
-            b.push(m)
-        return load_variant(rec.variant).start_fen
-    except ValueError:
-        return rec.start_fen
+    """The position the game began in (a record built by hand without ``initial_fen``
+    is taken to begin at its ``start_fen``)."""
+    return rec.initial_fen or rec.start_fen
 
 
 def _movetext(rec, first_fen: str) -> str:
@@ -55,11 +48,17 @@ def _movetext(rec, first_fen: str) -> str:
             out.append(board.san(move))
             board.push(move)
         return " ".join(out)
-    out = []
-    for i, uci in enumerate(rec.moves):
-        if i % 2 == 0:
-            out.append(f"{i // 2 + 1}.")
+    from engine.board import Board
+    board = Board(rec.variant, first_fen)
+    number, white = int(first_fen.split()[-1]), board.turn == "w"
+    out = [] if white else [f"{number}..."]
+    for uci in rec.moves:
+        if white:
+            out.append(f"{number}.")
         out.append(uci)
+        if not white:
+            number += 1
+        white = not white
     return " ".join(out)
 
 

@@ -24,6 +24,8 @@ class UciEngine:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         self.name = name or os.path.basename(self.argv[0])
         self.options = dict(options or {})
+        # The variant the engine was last told to play (the arbiter switches it).
+        self.variant = str(self.options.get("UCI_Variant", "chess"))
         self.lines: queue.Queue = queue.Queue()
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, bufsize=1, cwd=cwd,
@@ -31,13 +33,18 @@ class UciEngine:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self.id_name = None
-        self.send("uci")
-        for line in self.until(lambda s: s == "uciok", startup_timeout):
-            if line.startswith("id name "):
-                self.id_name = line[8:]
-        for key, value in self.options.items():
-            self.send(f"setoption name {key} value {value}")
-        self.ready(startup_timeout)
+        try:
+            self.send("uci")
+            for line in self.until(lambda s: s == "uciok", startup_timeout):
+                if line.startswith("id name "):
+                    self.id_name = line[8:]
+            for key, value in self.options.items():
+                self.send(f"setoption name {key} value {value}")
+            self.ready(startup_timeout)
+        except EngineError:
+            # The caller never gets this object, so nobody else could stop the process.
+            self.kill()
+            raise
 
     def _read(self):
         for line in self.proc.stdout:
@@ -63,6 +70,14 @@ class UciEngine:
             except queue.Empty:
                 continue
             if line is None:
+                # Keep the end marker for later calls, and let the process finish exiting:
+                # its output closes a moment before it can be reaped, and callers tell a
+                # crash from a hang by ``alive``.
+                self.lines.put(None)
+                try:
+                    self.proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    pass
                 raise EngineError(f"{self.name} exited")
             yield line
             if done(line):
@@ -107,6 +122,12 @@ class UciEngine:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+    def kill(self) -> None:
+        """Stop the process at once (for an engine that no longer answers)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
 
     @property
     def alive(self) -> bool:

@@ -38,10 +38,24 @@ cdef double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline void check_limits(SearchRec* s) noexcept nogil:
+cdef inline bint enter_node(SearchRec* s, int ply) noexcept nogil:
+    """Count the node, check the limits every 1024 nodes; True when the search must stop."""
+    s.nodes += 1
     if (s.nodes & 1023) == 0:
         if (s.deadline > 0 and now() >= s.deadline) or (s.node_limit and s.nodes >= s.node_limit):
             s.stop = 1
+    if ply > s.seldepth:
+        s.seldepth = ply
+    return s.stop != 0
+
+
+cdef inline void update_pv(SearchRec* s, int ply, move_t m) noexcept nogil:
+    """The PV at ply becomes m followed by the child's PV."""
+    cdef int j
+    s.pv[ply][ply] = m
+    for j in range(ply + 1, s.pv_len[ply + 1]):
+        s.pv[ply][j] = s.pv[ply + 1][j]
+    s.pv_len[ply] = s.pv_len[ply + 1] if s.pv_len[ply + 1] > ply + 1 else ply + 1
 
 
 # -- static exchange -------------------------------------------------------------------
@@ -242,12 +256,8 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply) noexcept nogil:
     cdef int n, i, score, best, stand
     cdef bint in_check
     cdef move_t m
-    s.nodes += 1
-    check_limits(s)
-    if s.stop:
+    if enter_node(s, ply):
         return 0
-    if ply > s.seldepth:
-        s.seldepth = ply
     if not s.checks and p.t.royal_type and p.king[p.side] == NO_CELL:
         return -MATE + ply
     if ply >= MAX_PLY - 1:
@@ -322,12 +332,8 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
         depth += 1
     if depth <= 0:
         return qsearch(s, alpha, beta, ply)
-    s.nodes += 1
-    check_limits(s)
-    if s.stop:
+    if enter_node(s, ply):
         return 0
-    if ply > s.seldepth:
-        s.seldepth = ply
 
     tte = tt_probe(s.tt, p.key)
     if tte != NULL:
@@ -404,10 +410,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             if score > alpha:
                 alpha = score
                 best_move = m
-                s.pv[ply][ply] = m
-                for j in range(ply + 1, s.pv_len[ply + 1]):
-                    s.pv[ply][j] = s.pv[ply + 1][j]
-                s.pv_len[ply] = s.pv_len[ply + 1] if s.pv_len[ply + 1] > ply + 1 else ply + 1
+                update_pv(s, ply, m)
                 if score >= beta:
                     if not noisy:
                         if s.killers[ply][0] != m:
@@ -468,10 +471,7 @@ cdef int search_root(SearchRec* s, int alpha, int beta, int depth) noexcept nogi
             s.best_root = i
             s.root_improved = True
             s.root_order[i] = score
-            s.pv[0][0] = m
-            for j in range(1, s.pv_len[1]):
-                s.pv[0][j] = s.pv[1][j]
-            s.pv_len[0] = s.pv_len[1] if s.pv_len[1] > 1 else 1
+            update_pv(s, 0, m)
             if score >= beta:
                 break
         else:

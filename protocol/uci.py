@@ -55,25 +55,11 @@ class SetOption:
     value: str | None = None
 
 
-@dataclass(frozen=True)
-class GoLimits:
-    """Everything ``go`` may say; the search issue consumes all but ``perft``.
+@dataclass
+class GoLimits(deepening.GoLimits):
+    """Everything ``go`` may say: the engine's search limits plus the dialect's
+    ``go perft N`` (Stockfish). Times are milliseconds."""
 
-    Times are milliseconds. ``perft`` is the Stockfish dialect's ``go perft N``.
-    """
-
-    wtime: int | None = None
-    btime: int | None = None
-    winc: int | None = None
-    binc: int | None = None
-    movestogo: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    mate: int | None = None
-    movetime: int | None = None
-    infinite: bool = False
-    ponder: bool = False
-    searchmoves: tuple[str, ...] = ()
     perft: int | None = None
 
 
@@ -157,7 +143,7 @@ def parse_go(args: list[str]) -> GoLimits:
             start = i
             while i < len(args) and args[i] not in _GO_KEYWORDS:
                 i += 1
-            fields[key] = tuple(args[start:i])
+            fields[key] = list(args[start:i])
         else:
             raise ValueError(f"unknown token {quote(key)}")
     for key in ("depth", "nodes", "mate", "movetime", "movestogo"):
@@ -294,12 +280,8 @@ def cmd_go(session: UciSession, args: list[str]) -> None:
     bad = [m for m in wanted if m not in legal]
     if bad:
         raise ValueError(f"searchmoves: illegal move {quote(bad[0])}")
-    search_limits = deepening.GoLimits(
-        wtime=limits.wtime, btime=limits.btime, winc=limits.winc, binc=limits.binc,
-        movestogo=limits.movestogo, depth=limits.depth, nodes=limits.nodes,
-        mate=limits.mate, movetime=limits.movetime, infinite=limits.infinite,
-        ponder=limits.ponder, searchmoves=wanted)
-    session.engine.go(search_limits,
+    limits.searchmoves = wanted
+    session.engine.go(limits,
                       on_info=lambda info: session.send(info_line(info)),
                       on_bestmove=lambda best: session.send(bestmove_line(best)))
 

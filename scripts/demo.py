@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""What `scripts/run` shows: each variant's start board and its perft counts and speed."""
+"""What `scripts/run` shows: each variant's start board, its perft counts and speed, a
+short search in each variant, and the bench signature."""
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import bench  # noqa: E402
 from engine.board import Board  # noqa: E402
+from engine.deepening import GoLimits  # noqa: E402
+from engine.engine import Engine  # noqa: E402
 from engine.variant import variant_names  # noqa: E402
 
 DEPTHS = {"chess": 5, "grand": 4, "hexagonal": 4}
@@ -23,7 +27,13 @@ def main() -> None:
             nodes = board.perft(depth)
             secs = time.perf_counter() - start
             print(f"  perft {depth}: {nodes:>12,}   {nodes / max(secs, 1e-9):>14,.0f} nodes/s")
+        best, infos = Engine(name).search_sync(GoLimits(depth=8))
+        last = infos[-1]
+        print(f"  search depth 8: best {best.move}, score {last.score} cp, "
+              f"{last.nodes:,} nodes, pv {' '.join(last.pv[:6])}")
         print()
+    print("== bench ==")
+    bench.run(report=lambda line: print(line) if not line.startswith(("Position", "bestmove")) else None)
 
 
 if __name__ == "__main__":

@@ -94,12 +94,12 @@ def test_parse_go_all_fields():
                       "mate 3 movetime 100 infinite ponder searchmoves e2e4 d2d4".split())
     assert limits == GoLimits(wtime=1000, btime=-50, winc=10, binc=20, movestogo=30,
                               depth=5, nodes=999, mate=3, movetime=100, infinite=True,
-                              ponder=True, searchmoves=("e2e4", "d2d4"))
+                              ponder=True, searchmoves=["e2e4", "d2d4"])
 
 
 def test_parse_go_searchmoves_stops_at_next_keyword():
     limits = parse_go("searchmoves e2e4 perft 2".split())
-    assert limits.searchmoves == ("e2e4",) and limits.perft == 2
+    assert limits.searchmoves == ["e2e4"] and limits.perft == 2
 
 
 def test_parse_go_empty_means_no_limits():

@@ -1,0 +1,172 @@
+"""write_pgn: standard chess as SAN that python-chess reads back, Grand and hexagonal as
+coordinate movetext with the project's result strings, and SetUp/FEN exactly when the
+game did not begin at the variant's start position."""
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import chess
+import chess.pgn
+import pytest
+
+from adapterkit import replay
+from adapters import arbiter
+from adapters.arbiter import GameRecord, TimeControl, play_game
+from adapters.openings import openings_for
+from adapters.pgn import write_pgn
+from engine.board import Board
+
+TC = TimeControl(2.0, 0.05)
+
+
+def tags(text: str) -> dict:
+    return dict(re.findall(r'^\[(\w+) "(.*)"\]$', text, re.M))
+
+
+def movetext(text: str) -> str:
+    return text.split("\n\n", 1)[1].strip()
+
+
+def random_record(variant, plies, seed, fen=None, **kw) -> GameRecord:
+    board = Board(variant, fen) if fen else Board(variant)
+    rng = random.Random(seed)
+    moves = []
+    for _ in range(plies):
+        move = rng.choice(board.legal_moves())
+        board.push(move)
+        moves.append(move)
+    return GameRecord(variant, fen and Board(variant, fen).fen() or Board(variant).fen(),
+                      "W", "B", moves=moves, **kw)
+
+
+def read_back(text: str) -> chess.pgn.Game:
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors, game and game.errors
+    return game
+
+
+def test_chess_game_reads_back_in_python_chess(spawn):
+    opening = openings_for("chess")[0]
+    rec = play_game(spawn("good", 31), spawn("good", 32), "chess", TC, opening=opening)
+    text = write_pgn(rec, TC.pgn(), round_no=3)
+    game = read_back(text)
+    assert [m.uci() for m in game.mainline_moves()] == rec.moves
+    assert game.headers["Result"] == rec.result != "*"
+    assert game.headers["Variant"] == "Standard"
+    assert game.headers["TimeControl"] == "2+0.05"
+    assert game.headers["Termination"] == rec.termination
+    assert game.headers["Round"] == "3"
+    assert game.headers["PlyCount"] == str(len(rec.moves))
+    assert game.headers["White"] == rec.white and game.headers["Black"] == rec.black
+    assert "SetUp" not in game.headers and "FEN" not in game.headers
+    # The final position agrees with Quantum's own replay of the record.
+    assert game.end().board().board_fen() == replay(rec).fen().split()[0]
+    assert movetext(text).startswith("1. e4 e5 2. Nf3 Nc6")
+
+
+def test_chess_fault_record_reads_back(spawn):
+    rec = play_game(spawn("good", 1), spawn("illegal", 2), "chess", TC)
+    game = read_back(write_pgn(rec, TC.pgn()))
+    assert game.headers["Result"] == "1-0"
+    assert "illegal move" in game.headers["Termination"]
+    assert [m.uci() for m in game.mainline_moves()] == rec.moves
+
+
+def test_chess_promotions_and_castling_are_san():
+    fen = "r3k3/6P1/8/8/8/8/8/4K2R w Kq - 0 1"
+    rec = GameRecord("chess", Board("chess", fen).fen(), "W", "B",
+                     moves=["e1g1", "e8c8", "g7g8q"], white_score=0.5, termination="x")
+    replay(rec, fen)
+    text = write_pgn(rec)
+    assert movetext(text) == "1. O-O O-O-O 2. g8=Q 1/2-1/2"
+    game = read_back(text)
+    assert [m.uci() for m in game.mainline_moves()] == rec.moves
+
+
+def test_hex_record_coordinate_movetext_and_three_quarter_result():
+    rec = random_record("hexagonal", 7, 5, white_score=0.75, termination="stalemate")
+    assert rec.result == "3/4-1/4"
+    text = write_pgn(rec, "2+0.05")
+    t = tags(text)
+    assert t["Result"] == "3/4-1/4" and t["Variant"] == "Glinski"
+    assert t["Termination"] == "stalemate" and t["TimeControl"] == "2+0.05"
+    assert "SetUp" not in t and "FEN" not in t
+    m = rec.moves
+    assert movetext(text) == (f"1. {m[0]} {m[1]} 2. {m[2]} {m[3]} 3. {m[4]} {m[5]} "
+                              f"4. {m[6]} 3/4-1/4")
+    assert GameRecord("hexagonal", "", "W", "B", white_score=0.25).result == "1/4-3/4"
+
+
+def test_grand_record_coordinate_movetext_with_two_digit_ranks():
+    rec = GameRecord("grand", Board("grand").fen(), "W", "B",
+                     moves=list(openings_for("grand")[0]), white_score=0.5, termination="x")
+    text = write_pgn(rec)
+    assert tags(text)["Variant"] == "Grand"
+    assert movetext(text) == "1. e3e5 e8e6 1/2-1/2"
+
+
+def test_game_from_custom_fen_has_setup_and_fen(spawn, monkeypatch):
+    monkeypatch.setattr(arbiter, "MAX_PLIES", 40)
+    fen = "4k3/pppp4/8/8/8/8/PPPP4/4K2R b K - 0 12"
+    rec = play_game(spawn("good", 41), spawn("good", 42), "chess", TC, start_fen=fen)
+    assert rec.moves
+    text = write_pgn(rec)
+    t = tags(text)
+    assert t["SetUp"] == "1" and t["FEN"] == Board("chess", fen).fen()
+    assert movetext(text).startswith("12... ")
+    game = read_back(text)
+    assert game.board().fen() == chess.Board(fen).fen()
+    assert [m.uci() for m in game.mainline_moves()] == rec.moves
+
+
+@pytest.mark.parametrize("variant, fen", [
+    ("chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"),
+    ("hexagonal", "b/qbk/n1b1n/r5r/ppppppppp/11/5P5/4P1P4/3P1B1P3/2P2B2P2/1PRNQBKN1P1 w - 0 1"),
+])
+def test_custom_fen_without_moves_has_setup_and_fen(variant, fen):
+    rec = GameRecord(variant, Board(variant, fen).fen(), "W", "B", white_score=1.0,
+                     termination="fake crashed: fake exited", crashed=1)
+    t = tags(write_pgn(rec))
+    assert t["SetUp"] == "1" and t["FEN"] == Board(variant, fen).fen()
+    assert t["PlyCount"] == "0"
+
+
+def test_custom_fen_whose_moves_also_fit_the_start_position():
+    # The standard start without White's a1 rook: e4 e5 is legal from both positions,
+    # so only the recorded start tells them apart.
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1"
+    rec = GameRecord("chess", Board("chess", fen).fen(), "W", "B", moves=["e2e4", "e7e5"],
+                     white_score=0.5, termination="x")
+    text = write_pgn(rec)
+    assert tags(text)["FEN"] == Board("chess", fen).fen()
+    game = read_back(text)
+    assert game.end().board().piece_at(chess.A1) is None
+
+
+@pytest.mark.parametrize("variant", ["chess", "grand", "hexagonal"])
+def test_start_position_after_book_opening_has_no_setup(variant):
+    opening = openings_for(variant)[2]
+    board = Board(variant)
+    for move in opening:
+        board.push(move)
+    rec = GameRecord(variant, board.fen(), "W", "B", moves=list(opening) + [
+        random.Random(1).choice(board.legal_moves())], white_score=0.5, termination="x",
+        initial_fen=Board(variant).fen())
+    t = tags(write_pgn(rec))
+    assert "SetUp" not in t and "FEN" not in t
+
+
+def test_coordinate_movetext_numbers_from_the_start_fen():
+    """A hex game that starts with Black to move at move 7 numbers its moves from there."""
+    board = Board("hexagonal")
+    for move in ("f5f6", "e7e6"):
+        board.push(move)
+    board.push("g4g5")
+    fen = board.fen()
+    reply = sorted(board.legal_moves())[0]
+    rec = GameRecord("hexagonal", fen, "W", "B", moves=[reply], white_score=0.5,
+                     termination="x", initial_fen=fen)
+    body = write_pgn(rec).split("\n\n", 1)[1]
+    assert body.startswith(f"{fen.split()[-1]}... {reply} ")
