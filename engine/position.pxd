@@ -34,6 +34,7 @@ cdef struct PosRec:
 cdef void pos_clear(PosRec* p, const TablesRec* t) noexcept nogil
 cdef void pos_put(PosRec* p, int cell, piece_t pc) noexcept nogil
 cdef void pos_remove(PosRec* p, int cell) noexcept nogil
+cdef int pawn_attacker(const PosRec* p, int cell, int by) noexcept nogil
 cdef bint pos_attacked(const PosRec* p, int cell, int by) noexcept nogil
 cdef bint pos_in_check(const PosRec* p) noexcept nogil
 cdef bint pos_ep_capturable(PosRec* p, int cell, int by) noexcept nogil

@@ -73,6 +73,20 @@ cdef inline void pos_shift(PosRec* p, int frm, int to) noexcept nogil:
         p.king[side] = to
 
 
+cdef int pawn_attacker(const PosRec* p, int cell, int by) noexcept nogil:
+    """Cell of a pawn of ``by`` that attacks cell, or NO_CELL."""
+    cdef const TablesRec* t = p.t
+    cdef int i, c
+    cdef piece_t pc = t.pawn_type | colour_bit(by)
+    if not t.pawn_type:
+        return NO_CELL
+    for i in range(t.n_pawn_caps):
+        c = t.nxt[cell][t.opp[t.pawn_caps[by][i]]]
+        if c != NO_CELL and p.board[c] == pc:
+            return c
+    return NO_CELL
+
+
 cdef bint pos_attacked(const PosRec* p, int cell, int by) noexcept nogil:
     """Whether side ``by`` attacks cell (walks backwards from the cell over the tables)."""
     cdef const TablesRec* t = p.t
@@ -90,13 +104,7 @@ cdef bint pos_attacked(const PosRec* p, int cell, int by) noexcept nogil:
         c = t.nxt[cell][v]
         if c != NO_CELL and (t.leap_attackers[by][v] >> p.board[c]) & 1:
             return True
-    if t.pawn_type:
-        pc = t.pawn_type | colour_bit(by)
-        for i in range(t.n_pawn_caps):
-            c = t.nxt[cell][t.opp[t.pawn_caps[by][i]]]
-            if c != NO_CELL and p.board[c] == pc:
-                return True
-    return False
+    return pawn_attacker(p, cell, by) != NO_CELL
 
 
 cdef bint pos_in_check(const PosRec* p) noexcept nogil:

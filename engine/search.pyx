@@ -14,7 +14,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from engine.types cimport piece_t, NO_CELL, KIND_EP, KIND_PROMO, KIND_CASTLE, move_from, \
     move_to, move_kind, move_extra, colour_bit, type_of, MAX_HISTORY
 from engine.tables cimport TablesRec
-from engine.position cimport pos_make, pos_unmake, pos_make_null, pos_unmake_null, \
+from engine.position cimport pawn_attacker, pos_make, pos_unmake, pos_make_null, pos_unmake_null, \
     pos_in_check, pos_repetitions, pos_attacked
 from engine.movegen cimport generate_moves, generate_noisy
 from engine.evaluate cimport evaluate, EvalTables
@@ -69,13 +69,9 @@ cdef int least_attacker(PosRec* p, const EvalRec* e, int cell, int by) noexcept 
     """Cell of the cheapest piece of ``by`` attacking cell on the current board, or -1."""
     cdef const TablesRec* t = p.t
     cdef int i, v, c, best = -1, best_val = ROYAL_VALUE + 1, val
-    cdef piece_t pc
-    if t.pawn_type:
-        pc = t.pawn_type | colour_bit(by)
-        for i in range(t.n_pawn_caps):
-            c = t.nxt[cell][t.opp[t.pawn_caps[by][i]]]
-            if c != NO_CELL and p.board[c] == pc:
-                return c
+    c = pawn_attacker(p, cell, by)
+    if c != NO_CELL:
+        return c
     for i in range(t.n_leap_vecs):
         v = t.leap_vecs[i]
         c = t.nxt[cell][v]
