@@ -20,6 +20,7 @@ MATE_BOUND = 31000
 INF = 32500
 MAX_DEPTH = 100
 ASPIRATION = 20
+RESCUE_SECONDS = 0.005
 
 
 @dataclass
@@ -168,11 +169,22 @@ def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: 
                 (MATE - lines[0][0] + 1) // 2 <= limits.mate:
             break
     if not lines:
-        lines = [(0, [root[0]])]
+        lines = [rescue(searcher, root)]
     _wait_for_release(searcher, clock, limits)
     chosen = choose(lines, strength, rng) if strength.lines > 1 else lines[0]
     pv = chosen[1] or [root[0]]
     return BestMove(pv[0], pv[1] if len(pv) > 1 else None)
+
+
+def rescue(searcher, root) -> tuple:
+    """A search stopped before depth 1 finished still answers with a searched move: a
+    depth-1 search (captures resolved by quiescence) under a few milliseconds' deadline,
+    and only if even that is cut short, the first root move."""
+    searcher.resume(RESCUE_SECONDS)
+    score = searcher.search(1, -INF, INF)
+    pv = searcher.pv()              # set only by a root move searched to the end
+    searcher.stop()
+    return (score, pv) if pv else (0, [root[0]])
 
 
 def _aspirated(searcher, depth, prev, k, clock, on_info, tt, prev_pv):

@@ -566,6 +566,12 @@ cdef class Searcher:
     def stop(self):
         self.s.stop = 1
 
+    def resume(self, double seconds):
+        """Clear a stop and allow ``seconds`` more: the emergency depth-1 search that
+        replaces "the first generated move" when a search was stopped before depth 1."""
+        self.s.stop = 0
+        self.set_limits(seconds, 0)
+
     @property
     def stopped(self) -> bool:
         return self.s.stop != 0

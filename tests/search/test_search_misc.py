@@ -233,3 +233,24 @@ def test_fog_of_war_king_capture(fen, capture):
     assert best.move == capture
     assert last.mate_in == 1
     assert last.score == MATE - 1
+
+
+# -- a stop that comes before depth 1 is finished ---------------------------------------------
+@pytest.mark.parametrize("variant, fen, good", [
+    # Black's queen on h4 hangs to the knight; the first generated move is not Nxh4.
+    ("chess", HANGING_QUEEN, {"f3h4"}),
+])
+def test_a_stop_before_depth_one_still_answers_a_searched_move(variant, fen, good):
+    from engine.deepening import rescue
+    from engine.eval_tables import eval_tables
+    from engine.search import Searcher
+    from engine.tt import TranspositionTable
+    board = Board(variant, fen)
+    searcher, tt = Searcher(), TranspositionTable(1)
+    root = searcher.set_root(board, eval_tables(variant), tt)
+    assert root[0] not in good              # otherwise the test could not fail
+    searcher.new_search()
+    searcher.stop()                          # as if `stop` came before depth 1 ended
+    score, pv = rescue(searcher, root)
+    assert pv[0] in good and score > 500
+    assert searcher.stopped                  # the rescue leaves the search stopped
