@@ -1,13 +1,26 @@
-"""scripts/match end to end with fake engines: it survives an engine that keeps crashing
-(restarting it for every game) and reports the crashes in its summary."""
+"""The match runner (adapters/match.py, scripts/match) end to end with fake engines: it
+survives an engine that keeps crashing (restarting it for every game) and reports the
+crashes in its summary; the SPRT ends it early; the PGN grows game by game; Ctrl-C stops
+it with the summary; a terminal gets one redrawn progress line; --plot writes a PNG."""
 from __future__ import annotations
 
+import os
+import pty
 import re
+import select
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+from pathlib import Path
+
+import pytest
 
 from adapterkit import MATCH, REPO_ROOT, fake_command
+from adapters import match
+from adapters.match import MatchConfig
+from adapters.stats import H1, SprtConfig
 
 
 def run_match(engine1: str, engine2: str, *extra: str) -> subprocess.CompletedProcess:
@@ -34,3 +47,165 @@ def test_match_survives_a_crashing_engine(tmp_path):
     text = pgn.read_text()
     assert text.count('[Event "Quantum match"]') == 4
     assert text.count("crashed") == 4
+
+
+# -- SPRT, incremental PGN, interruption, progress, plot -----------------------------
+# Engine 1 is the good fake, engine 2 the fake that crashes on its 3rd ``go``: every
+# game is a win for engine 1. With --sprt 0 200 0.2 0.2 cutechess's LLR after n straight
+# wins is 0.24, 0.78, 1.31, 1.84 against the bound log(0.8/0.2) = 1.386 (see
+# test_sprt.py), so H1 is accepted after exactly 4 games.
+WIDE_SPRT = ("--sprt", "0", "200", "0.2", "0.2")
+
+
+def test_sprt_stops_the_match_when_h1_is_accepted(tmp_path):
+    pgn = tmp_path / "games.pgn"
+    proc = run_match(fake_command("good", 1), fake_command("crash", 2),
+                     "--games", "20", "--tc", "2+0.05", "--pgn", str(pgn), *WIDE_SPRT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout
+    games = re.findall(r"^game (\d+)/20: ", out, re.M)
+    assert [int(n) for n in games] == [1, 2, 3, 4], out
+    assert re.search(r"^score 4\.0/4 \(100\.0%\)\s+W4 D0 L0\b", out, re.M), out
+    assert re.search(r"^SPRT elo0 0 elo1 200 alpha 0\.2 beta 0\.2: H1 accepted\s+"
+                     r"LLR 1\.836 \[-1\.386, 1\.386\]$", out, re.M), out
+    assert re.search(r"^stopped by the SPRT after 4 of 20 games$", out, re.M), out
+    assert pgn.read_text().count('[Event "Quantum match"]') == 4
+
+
+def _children() -> set[int]:
+    """Pids of this process's live children (read from /proc)."""
+    me, kids = os.getpid(), set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()      # after "pid (comm) "
+            if int(fields[1]) == me and fields[0] != "Z":
+                kids.add(int(entry.name))
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_sprt_stop_with_concurrency_counts_only_the_deciding_games(tmp_path):
+    """Three games run at once; the games still running when the 4th win decides are
+    abandoned (not counted, not written), and every engine and worker is gone after."""
+    before = _children()
+    pgn = tmp_path / "games.pgn"
+    config = MatchConfig(engine1=fake_command("good", 1), engine2=fake_command("crash", 2),
+                         games=20, tc="2+0.05", concurrency=3, pgn=str(pgn),
+                         sprt=SprtConfig(0, 200, 0.2, 0.2), cwd=str(REPO_ROOT))
+    result = match.run_match(config)
+    assert result.stopped == match.SPRT_STOP
+    assert (result.wins, result.draws, result.losses) == (4, 0, 0)
+    assert result.sprt_status().result == H1
+    assert pgn.read_text().count('[Event "Quantum match"]') == 4
+    assert not [t for t in threading.enumerate() if t.name.startswith("match-worker")]
+    assert _children() <= before
+
+
+def test_pgn_holds_every_game_as_soon_as_it_is_counted(tmp_path):
+    pgn = tmp_path / "games.pgn"
+    seen = []
+
+    def on_game(result, index, rec):
+        text = pgn.read_text()
+        seen.append((result.games, text.count('[Event "Quantum match"]'),
+                     f'[Round "{index + 1}"]' in text))
+
+    config = MatchConfig(engine1=fake_command("good", 1), engine2=fake_command("crash", 2),
+                         games=3, tc="2+0.05", pgn=str(pgn), cwd=str(REPO_ROOT))
+    result = match.run_match(config, on_game=on_game)
+    assert result.games == 3
+    assert seen == [(1, 1, True), (2, 2, True), (3, 3, True)]
+
+
+def test_ctrl_c_stops_cleanly_with_the_summary_and_the_games_played(tmp_path):
+    pgn = tmp_path / "games.pgn"
+    argv = [sys.executable, str(MATCH), "--engine1", fake_command("good", 1),
+            "--engine2", fake_command("crash", 2), "--games", "1000", "--tc", "2+0.05",
+            "--concurrency", "2", "--pgn", str(pgn)]
+    # SIGINT back to its default in the child, whatever the test runner inherited
+    # (a shell's background job starts with it ignored, and Python keeps that).
+    proc = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        head = []
+        for line in proc.stdout:
+            head.append(line)
+            if line.startswith("game 2/1000:"):
+                proc.send_signal(signal.SIGINT)
+                break
+        rest, err = proc.communicate(timeout=120)     # hang guard
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    out = "".join(head) + rest
+    assert proc.returncode == 130, err[-3000:]
+    played = re.findall(r"^game (\d+)/1000: ", out, re.M)
+    n = len(played)
+    assert 2 <= n < 1000 and [int(k) for k in played] == list(range(1, n + 1))
+    assert re.search(rf"^score {n}\.0/{n} \(100\.0%\)\s+W{n} D0 L0\b", out, re.M), out
+    assert re.search(rf"^interrupted after {n} of 1000 games$", out, re.M), out
+    assert pgn.read_text().count('[Event "Quantum match"]') == n
+
+
+def test_progress_on_a_terminal_is_one_line_redrawn(tmp_path):
+    main, sub = pty.openpty()
+    argv = [sys.executable, str(MATCH), "--engine1", fake_command("good", 1),
+            "--engine2", fake_command("crash", 2), "--games", "3", "--tc", "2+0.05", *WIDE_SPRT]
+    proc = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=sub, stderr=subprocess.PIPE)
+    os.close(sub)
+    chunks = []
+    try:
+        while True:
+            ready, _, _ = select.select([main], [], [], 120)      # hang guard
+            assert ready, "no output from scripts/match"
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:                 # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(main)
+        proc.wait(timeout=60)
+    out = b"".join(chunks).decode()
+    assert proc.returncode == 0
+    assert "game 1/" not in out
+    redraws = re.findall(r"\rgames (\d)/3  W(\d) D0 L0  score 100\.0%  Elo \+\d+ \+/- \d+  "
+                         r"LOS [\d.]+%  LLR ([\d.]+) \[-1\.39, 1\.39\]\x1b\[K", out)
+    assert [(int(n), int(w)) for n, w, _ in redraws] == [(1, 1), (2, 2), (3, 3)], repr(out)
+    assert [llr for _, _, llr in redraws] == ["0.24", "0.78", "1.31"]
+    assert re.search(r"^score 3\.0/3 \(100\.0%\)\s+W3 D0 L0\b", out, re.M), repr(out)
+    assert "SPRT elo0 0 elo1 200 alpha 0.2 beta 0.2: inconclusive" in out
+
+
+def test_plot_is_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "elo.png"
+    proc = run_match(fake_command("good", 1), fake_command("crash", 2),
+                     "--games", "2", "--tc", "2+0.05", "--plot", str(png))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_without_matplotlib_fails_before_playing(tmp_path):
+    # A package that shadows matplotlib and cannot be imported stands for its absence.
+    blocker = tmp_path / "blocked" / "matplotlib"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text("raise ImportError('blocked by the test')\n")
+    png, pgn = tmp_path / "elo.png", tmp_path / "games.pgn"
+    argv = [sys.executable, str(MATCH), "--engine1", fake_command("good", 1),
+            "--engine2", fake_command("crash", 2), "--games", "2", "--tc", "2+0.05",
+            "--plot", str(png), "--pgn", str(pgn)]
+    env = dict(os.environ, PYTHONPATH=str(blocker.parent))
+    proc = subprocess.run(argv, cwd=REPO_ROOT, capture_output=True, text=True, env=env,
+                          timeout=180)
+    assert proc.returncode != 0
+    assert "--plot needs matplotlib" in proc.stderr
+    assert "game 1/" not in proc.stdout
+    assert not png.exists() and not pgn.exists()
