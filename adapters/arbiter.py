@@ -1,20 +1,47 @@
-"""The arbiter: hosts one game between two UCI engines for any variant Quantum knows.
+"""The arbiter: hosts one game between two players for any variant Quantum knows.
 
-It holds the true position (engine.board.Board), sends each engine the position and its
+It holds the true position (engine.board.Board), tells each player the position and its
 clock, checks every move for legality, runs the clocks (base + increment per side) and
 ends the game by the rules. An engine that crashes, hangs, overruns its clock, or sends
 an illegal, malformed or wrongly empty move loses that game, with the reason recorded.
+
+Players. A player is anything with ``name``, ``id_name`` and
+``go(position, go, timeout) -> (bestmove, ponder, seconds, info)``, where ``position`` is
+a UCI ``position`` line and ``go`` the arguments of a UCI ``go``: a
+``adapters.uci_engine.UciEngine`` is one as it stands, and ``adapters.terminal.HumanPlayer``
+(a person at a terminal) is another. A player with a ``start_game(variant)`` method is
+started with it; any other is started as a UCI engine (``UCI_Variant``, ``ucinewgame``).
+Instead of moving, ``go`` may raise ``GameOver`` (a human resigns, agrees a draw or
+leaves); engines never do.
+
+What each side is told is computed in one place, the game's ``Referee``:
+
+- ``message_for(side, board, rec, clocks)``: the position line and the go arguments sent
+  to the side to move. Every kind of player receives exactly this, so a view can never
+  leak past it.
+- ``chance(board, rec)``: called before each message; where the game rolls its dice.
+- ``reveal_at_end(side, board, rec)``: the position line a side may see once the game is
+  over (what the terminal draws after the last move).
+
+``Referee`` is the perfect-information game: both sides see the whole position and every
+move, and nothing is left to chance. Fog of War (views) and Alea (dice from a seeded,
+recorded generator) will be subclasses (issues 5 and 6).
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from adapters.uci_engine import EngineError, UciEngine
 from engine.board import Board
 
 GRACE = 1.0                 # seconds past the clock before a silent engine is abandoned
 MAX_PLIES = 1000            # a game this long is adjudicated a draw
+# Without clocks (a human's casual game) an engine gets a fixed time per move, since a bare
+# ``go`` makes many engines think until told to stop; one silent past NO_CLOCK_SLACK more
+# is taken to hang.
+NO_CLOCK_MOVETIME = 2.0     # seconds
+NO_CLOCK_SLACK = 10.0       # seconds
 
 
 @dataclass(frozen=True)
@@ -44,16 +71,97 @@ class GameRecord:
     black: str
     moves: list = field(default_factory=list)   # every move, the opening's included
     initial_fen: str = ""                # the position the game (and its opening) began in
-    white_score: float | None = None     # None while running
+    white_score: float | None = None     # None while running, or for an abandoned game
     termination: str = ""
     time_forfeit: int | None = None      # side that lost on time
     illegal: int | None = None           # side that sent an illegal or malformed move
     crashed: int | None = None           # side whose engine died or hung
+    opening_plies: int = 0               # how many of ``moves`` the opening played
 
     @property
     def result(self) -> str:
         from engine.game_end import RESULT_TEXT
         return "*" if self.white_score is None else RESULT_TEXT[self.white_score]
+
+
+class Player(Protocol):
+    """One side of a game, as the arbiter sees it (see the module docstring)."""
+
+    name: str                 # for messages ("fake-crash crashed: ...")
+    id_name: str | None       # for the record and the PGN, when the player has one
+
+    def go(self, position: str, go: str, timeout: float) -> tuple:
+        """Return (bestmove, ponder or None, seconds thought, last info line), or raise
+        GameOver; an engine raises EngineError when it dies or stays silent past
+        ``timeout`` seconds."""
+        ...
+
+
+class GameOver(Exception):
+    """Raised by a player's ``go`` to end the game without a move: the arbiter records
+    ``white_score`` (None: abandoned, result ``*``) and ``termination`` as given."""
+
+    def __init__(self, white_score: float | None, termination: str):
+        super().__init__(termination)
+        self.white_score = white_score
+        self.termination = termination
+
+
+class Clocks:
+    """Both sides' clocks under one time control; ``tc=None`` plays without clocks (no
+    time forfeit; engines get NO_CLOCK_MOVETIME per move)."""
+
+    def __init__(self, tc: TimeControl | None):
+        self.tc = tc
+        self.left: list = [tc.base, tc.base] if tc else [None, None]
+
+    def go_args(self) -> str:
+        """The ``go`` arguments: both clocks and increments in milliseconds."""
+        if self.tc is None:
+            return f"movetime {int(NO_CLOCK_MOVETIME * 1000)}"
+        return (f"wtime {max(int(self.left[0] * 1000), 1)} "
+                f"btime {max(int(self.left[1] * 1000), 1)} "
+                f"winc {int(self.tc.inc * 1000)} binc {int(self.tc.inc * 1000)}")
+
+    def timeout(self, side: int) -> float:
+        """How long to wait for ``side``'s move before it counts as sent no move."""
+        if self.tc is None:
+            return NO_CLOCK_MOVETIME + NO_CLOCK_SLACK
+        return self.left[side] + GRACE
+
+    def charge(self, side: int, spent: float) -> bool:
+        """Take ``spent`` seconds off ``side``'s clock and add the increment; False (and
+        no increment) when the clock ran out."""
+        if self.tc is None:
+            return True
+        self.left[side] -= spent
+        if self.left[side] < 0:
+            return False
+        self.left[side] += self.tc.inc
+        return True
+
+
+class Referee:
+    """The perfect-information game: each side is told the whole position (the start
+    position and every move since, in UCI) and both clocks; nothing is left to chance."""
+
+    def message_for(self, side: int, board: Board, rec: GameRecord,
+                    clocks: Clocks) -> tuple[str, str]:
+        """(UCI ``position`` line, ``go`` arguments) for ``side``, the side to move."""
+        return self.whole_game(rec), clocks.go_args()
+
+    def chance(self, board: Board, rec: GameRecord) -> None:
+        """Before each move: nothing happens by chance in this game."""
+
+    def reveal_at_end(self, side: int, board: Board, rec: GameRecord) -> str:
+        """The ``position`` line ``side`` may see once the game is over: all of it."""
+        return self.whole_game(rec)
+
+    @staticmethod
+    def whole_game(rec: GameRecord) -> str:
+        """``position fen <start after the opening> moves <every move since>``."""
+        played = rec.moves[rec.opening_plies:]
+        return f"position fen {rec.start_fen}" + (" moves " + " ".join(played) if played else "")
 
 
 def _settle(eng: UciEngine) -> None:
@@ -75,30 +183,45 @@ def _lose(rec: GameRecord, side: int, reason: str) -> GameRecord:
     return rec
 
 
-def play_game(white: UciEngine, black: UciEngine, variant: str, tc: TimeControl,
-              start_fen: str | None = None, opening: tuple = (), on_move=None) -> GameRecord:
-    """Play one game; the engines must be started. Returns the finished record."""
-    engines = (white, black)
+def _start(player, variant: str) -> None:
+    """Start a game: a player's own ``start_game``, else the UCI way. Plain chess engines
+    need not know UCI_Variant; an engine that played another variant before is told to
+    switch back. EngineError when the engine does not answer."""
+    start = getattr(player, "start_game", None)
+    if start is not None:
+        start(variant)
+        return
+    if variant != "chess" or getattr(player, "variant", "chess") != variant:
+        player.send(f"setoption name UCI_Variant value {variant}")
+        player.variant = variant
+    player.new_game()
+
+
+def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None,
+              start_fen: str | None = None, opening: tuple = (), on_move=None,
+              referee: Referee | None = None) -> GameRecord:
+    """Play one game; the engines must be started. Returns the finished record.
+
+    ``tc=None`` plays without clocks; ``referee`` decides what each side is told
+    (default: the perfect-information ``Referee``); ``on_move(rec, board)`` is called
+    after every move with the true position."""
+    players = (white, black)
+    referee = referee or Referee()
     board = Board(variant, start_fen) if start_fen else Board(variant)
     initial_fen = board.fen()
     for move in opening:
         board.push(move)
     rec = GameRecord(variant, board.fen(), white.id_name or white.name,
-                     black.id_name or black.name, moves=list(opening), initial_fen=initial_fen)
-    start_fen = board.fen()
-    for side, eng in enumerate(engines):
+                     black.id_name or black.name, moves=list(opening), initial_fen=initial_fen,
+                     opening_plies=len(opening))
+    for side, player in enumerate(players):
         try:
-            # Plain chess engines need not know UCI_Variant; an engine that played another
-            # variant before is told to switch back.
-            if variant != "chess" or getattr(eng, "variant", "chess") != variant:
-                eng.send(f"setoption name UCI_Variant value {variant}")
-                eng.variant = variant
-            eng.new_game()
+            _start(player, variant)
         except EngineError as exc:
-            eng.kill()              # dead, or deaf to isready: unusable either way
+            player.kill()           # dead, or deaf to isready: unusable either way
             rec.crashed = side
-            return _lose(rec, side, f"{eng.name} failed to start the game: {exc}")
-    clocks = [tc.base, tc.base]
+            return _lose(rec, side, f"{player.name} failed to start the game: {exc}")
+    clocks = Clocks(tc)
     while True:
         outcome = board.outcome()
         if outcome is not None:
@@ -108,29 +231,29 @@ def play_game(white: UciEngine, black: UciEngine, variant: str, tc: TimeControl,
             rec.white_score, rec.termination = 0.5, "adjudication: game too long"
             return rec
         side = 0 if board.turn == "w" else 1
-        eng = engines[side]
-        position = f"position fen {start_fen}" + (
-            " moves " + " ".join(rec.moves[len(opening):]) if len(rec.moves) > len(opening) else "")
-        go = (f"wtime {max(int(clocks[0] * 1000), 1)} btime {max(int(clocks[1] * 1000), 1)} "
-              f"winc {int(tc.inc * 1000)} binc {int(tc.inc * 1000)}")
+        player = players[side]
+        referee.chance(board, rec)
+        position, go = referee.message_for(side, board, rec, clocks)
         try:
-            best, _, spent, _ = eng.go(position, go, clocks[side] + GRACE)
+            best, _, spent, _ = player.go(position, go, clocks.timeout(side))
+        except GameOver as end:
+            rec.white_score, rec.termination = end.white_score, end.termination
+            return rec
         except EngineError as exc:
-            if eng.alive:
-                _settle(eng)
+            if player.alive:
+                _settle(player)
                 rec.time_forfeit = side
-                return _lose(rec, side, f"time forfeit: {eng.name} sent no move ({exc})")
+                return _lose(rec, side, f"time forfeit: {player.name} sent no move ({exc})")
             rec.crashed = side
-            return _lose(rec, side, f"{eng.name} crashed: {exc}")
-        clocks[side] -= spent
-        if clocks[side] < 0:
+            return _lose(rec, side, f"{player.name} crashed: {exc}")
+        if not clocks.charge(side, spent):
             rec.time_forfeit = side
-            return _lose(rec, side, f"time forfeit: {eng.name} overran by {-clocks[side]:.3f} s")
-        clocks[side] += tc.inc
+            return _lose(rec, side,
+                         f"time forfeit: {player.name} overran by {-clocks.left[side]:.3f} s")
         if not best or best == "(none)" or not board.is_legal(best):
             rec.illegal = side
             what = "no move" if not best or best == "(none)" else f"illegal move {best}"
-            return _lose(rec, side, f"{eng.name} sent {what} in {board.fen()}")
+            return _lose(rec, side, f"{player.name} sent {what} in {board.fen()}")
         board.push(best)
         rec.moves.append(best.lower())
         if on_move:
