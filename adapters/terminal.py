@@ -1,0 +1,363 @@
+"""Play Quantum (or any UCI engine) in the terminal, or two people at one keyboard.
+
+    python -m adapters.terminal --variant hexagonal --color black --tc 300+5
+    scripts/play --option Level=easy --pgn games.pgn
+    scripts/play --two-humans --tc none
+
+``HumanPlayer`` is a person behind the arbiter's player interface (adapters/arbiter.py):
+on each turn it is sent what an engine would be sent (the referee's position line and go
+arguments), draws that position from its own side, shows the clocks, the last move and
+check, and reads a move from its input: UCI coordinates (``e2e4``, ``e7e8q``, ``b9b10c``,
+``f5f6``) or, in standard chess, SAN (``Nf3``, ``O-O``). Commands: ``help``, ``moves``,
+``board``, ``draw``, ``resign``, ``quit``. A bad entry is answered and asked again.
+
+A hot-seat game gives both sides to HumanPlayers sharing one terminal; ``between_turns``
+(called before a human's turn is shown) is where issue 5 will put the curtain that
+hides one player's view from the other in Fog of War. Nothing here hides anything yet.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shlex
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):           # run as a file: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from adapters.arbiter import GameOver, Referee, TimeControl, play_game  # noqa: E402
+from adapters.uci_engine import EngineError, UciEngine  # noqa: E402
+from engine.board import Board  # noqa: E402
+from engine.drawing import draw  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+QUANTUM = f"{shlex.quote(sys.executable)} -m engine"
+VARIANTS = ("chess", "grand", "hexagonal")
+COLOUR = ("White", "Black")
+COORDINATE = re.compile(r"([a-z])(\d{1,2})([a-z])(\d{1,2})([a-z]?)")
+
+HELP = """\
+Enter a move as from-cell and to-cell: e2e4, g1f3; a promotion adds the piece letter:
+e7e8q (Grand: b9b10c). In standard chess SAN works too: e4, Nf3, exd5, O-O, e8=Q.
+Commands:
+  moves    list the legal moves
+  board    draw the board again
+  draw     offer a draw (to a human opponent) or accept one offered to you
+  resign   give up this game
+  quit     leave; the game is recorded unfinished (*)
+  help     this text
+Draws by repetition, the n-move rule and dead material are applied automatically."""
+
+
+def parse_position(line: str, variant: str) -> Board:
+    """The board a UCI ``position`` line describes (``fen ...`` or ``startpos``, then
+    ``moves ...``). ValueError when the line is not one."""
+    words = line.split()
+    if words[:1] != ["position"] or len(words) < 2:
+        raise ValueError(f"not a position line: {line!r}")
+    k = words.index("moves") if "moves" in words else len(words)
+    if words[1] == "startpos":
+        board = Board(variant)
+    elif words[1] == "fen":
+        board = Board(variant, " ".join(words[2:k]))
+    else:
+        raise ValueError(f"not a position line: {line!r}")
+    for move in words[k + 1:]:
+        board.push(move)
+    return board
+
+
+def parse_clocks(go: str) -> tuple:
+    """(white seconds, black seconds, white increment, black increment) from ``go``
+    arguments; None for each one not given (a game without clocks)."""
+    words = go.split()
+
+    def value(key):
+        if key in words[:-1]:
+            try:
+                return int(words[words.index(key) + 1]) / 1000.0
+            except ValueError:
+                return None
+        return None
+    return tuple(value(k) for k in ("wtime", "btime", "winc", "binc"))
+
+
+def format_clock(seconds: float) -> str:
+    """``4:05`` from a minute up, ``9.3`` below (where tenths matter)."""
+    if seconds >= 60:
+        whole = int(seconds)
+        return f"{whole // 60}:{whole % 60:02d}"
+    return f"{max(seconds, 0.0):.1f}"
+
+
+def _san(board: Board, uci: str) -> str | None:
+    """Standard chess only: the SAN of a legal move, via python-chess."""
+    if board.variant.name != "chess":
+        return None
+    import chess
+    try:
+        return chess.Board(board.fen()).san(chess.Move.from_uci(uci))
+    except ValueError:
+        return None
+
+
+class HumanPlayer:
+    """A person at a terminal, playing through the arbiter (see the module docstring).
+
+    ``input``/``output`` default to stdin/stdout; the end of the input counts as ``quit``.
+    ``between_turns(player, colour)`` runs before each of this player's turns is shown.
+    ``opponent`` links the two players of a hot-seat game, so that a draw offered by one
+    is put to the other.
+    """
+
+    def __init__(self, name: str = "Human", input=None, output=None, between_turns=None):
+        self.name = name
+        self.id_name = None
+        self.input = input if input is not None else sys.stdin
+        self.output = output if output is not None else sys.stdout
+        self.between_turns = between_turns
+        self.opponent: HumanPlayer | None = None
+        self.variant = "chess"
+        self.draw_offered_to_me = False
+
+    # -- the arbiter's player interface ------------------------------------------------
+    def start_game(self, variant: str) -> None:
+        self.variant = variant
+        self.draw_offered_to_me = False
+
+    def go(self, position: str, go: str, timeout: float):
+        """Show the position, read commands until a legal move; return it with the time
+        taken. Resigning, accepting a draw and quitting raise GameOver."""
+        board = parse_position(position, self.variant)
+        side = 0 if board.turn == "w" else 1
+        if self.between_turns is not None:
+            self.between_turns(self, COLOUR[side])
+        start = time.monotonic()
+        self.show(board, parse_clocks(go), side, start)
+        while True:
+            self.say(f"{COLOUR[side]} to move ({self.name})> ", end="")
+            line = self.input.readline()
+            if not line:                            # end of input: the person has gone
+                self.say("")
+                raise GameOver(None, f"abandoned: {self.name} left the game")
+            text = line.strip()
+            if not text:
+                continue
+            word = text.lower()
+            if word == "help":
+                self.say(HELP)
+            elif word == "moves":
+                self.say(self.list_moves(board))
+            elif word == "board":
+                self.show(board, parse_clocks(go), side, start)
+            elif word == "resign":
+                self.say(f"{self.name} resigns.")
+                raise GameOver(float(side), f"resignation: {self.name} resigned")
+            elif word in ("quit", "exit"):
+                raise GameOver(None, f"abandoned: {self.name} quit")
+            elif word == "draw":
+                if self.draw_offered_to_me:
+                    self.say("Draw agreed.")
+                    raise GameOver(0.5, "draw by agreement")
+                if self.opponent is None:
+                    self.say("Your opponent is an engine, which cannot answer a draw offer "
+                             "over UCI; draws by repetition, the n-move rule and dead "
+                             "material are applied automatically.")
+                else:
+                    self.opponent.draw_offered_to_me = True
+                    self.say(f"You offer a draw; now make your move. "
+                             f"{COLOUR[1 - side]} answers on their turn.")
+            else:
+                move, problem = self.read_move(board, text)
+                if move is None:
+                    self.say(problem)
+                    continue
+                if self.draw_offered_to_me:
+                    self.say("(Moving declines the draw offer.)")
+                self.draw_offered_to_me = False
+                return move, None, time.monotonic() - start, ""
+
+    # -- reading moves -----------------------------------------------------------------
+    def read_move(self, board: Board, text: str) -> tuple:
+        """(legal UCI move, None) or (None, what is wrong with ``text``)."""
+        legal = board.legal_moves()
+        uci = text.lower()
+        if uci in legal:
+            return uci, None
+        m = COORDINATE.fullmatch(uci)
+        if m:
+            geometry = board.variant.geometry
+            for cell in (m[1] + m[2], m[3] + m[4]):
+                try:
+                    geometry.cell(cell)
+                except KeyError:
+                    return None, f"There is no cell {cell} on this board."
+            stem = m[1] + m[2] + m[3] + m[4]
+            promotions = sorted(mv for mv in legal if mv.startswith(stem)
+                                and len(mv) > len(stem) and mv[len(stem)].isalpha())
+            if promotions and not m[5]:
+                return None, (f"{stem} promotes: add the piece letter, one of "
+                              f"{', '.join(promotions)}.")
+            if promotions:
+                return None, (f"{uci} is not a legal promotion here; one of "
+                              f"{', '.join(promotions)}.")
+            return None, (f"{uci} is not a legal move here. Type 'moves' for the legal "
+                          "moves.")
+        if board.variant.name == "chess":
+            import chess
+            try:
+                san_move = chess.Board(board.fen()).parse_san(text).uci()
+            except chess.AmbiguousMoveError:
+                return None, f"{text} is ambiguous: name the file or rank it comes from."
+            except chess.IllegalMoveError:
+                return None, f"{text} is not a legal move here. Type 'moves' for the list."
+            except ValueError:
+                pass
+            else:
+                if san_move in legal:
+                    return san_move, None
+        return None, (f"{text!r} is neither a move nor a command. Enter a move like "
+                      f"{legal[0] if legal else 'e2e4'}"
+                      f"{' or Nf3' if board.variant.name == 'chess' else ''}, or 'help'.")
+
+    def list_moves(self, board: Board) -> str:
+        legal = sorted(board.legal_moves())
+        parts = [f"Legal moves ({len(legal)}): " + " ".join(legal)]
+        if board.variant.name == "chess":
+            parts.append("In SAN: " + " ".join(sorted(_san(board, m) or m for m in legal)))
+        return "\n".join(textwrap.fill(p, 78, subsequent_indent="  ", break_on_hyphens=False)
+                         for p in parts)
+
+    # -- showing -----------------------------------------------------------------------
+    def show(self, board: Board, clocks: tuple, side: int, start: float) -> None:
+        """The board from ``side``'s side, the last move, the clocks and check."""
+        self.say("")
+        stack = board.move_stack
+        if stack:
+            last = stack[-1]
+            before = board.copy()
+            before.pop()
+            san = _san(before, last)
+            self.say(f"{COLOUR[1 - side]} played {last}" + (f" ({san})" if san else "") + ".")
+        self.say(self.drawing(board, flip=side == 1))
+        wtime, btime, winc, _ = clocks
+        if wtime is not None and btime is not None:
+            inc = f" (+{winc:g} s a move)" if winc else ""
+            self.say(f"Clocks: White {format_clock(wtime)}  Black {format_clock(btime)}{inc}")
+        if board.is_check():
+            self.say(f"{COLOUR[side]} is in check.")
+        if self.draw_offered_to_me:
+            self.say(f"{COLOUR[1 - side]} offers a draw: type 'draw' to accept, or move to "
+                     "decline.")
+
+    @staticmethod
+    def drawing(board: Board, flip: bool = False) -> str:
+        g = board.variant.geometry
+        return draw(g, lambda c: board.piece_at(g.names[c]), flip=flip)
+
+    def say(self, text: str, end: str = "\n") -> None:
+        self.output.write(text + end)
+        self.output.flush()
+
+
+# -- the command line -----------------------------------------------------------------
+def parse_options(items) -> dict:
+    out = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option wants NAME=VALUE, not {item!r}")
+        out[key] = value
+    return out
+
+
+def parse_tc(text: str) -> TimeControl | None:
+    """``300+5``, ``600``, or ``none`` (no clocks)."""
+    return None if text.lower() in ("none", "-", "0") else TimeControl.parse(text)
+
+
+def play_in_terminal(variant: str, humans: tuple, engine=None, colour: int = 0,
+                     tc: TimeControl | None = None, output=None,
+                     referee: Referee | None = None):
+    """Play one game: ``humans`` are one HumanPlayer (against ``engine``, taking the
+    side ``colour``) or two (hot seat, White first). Draws the final position the
+    referee reveals and the result; returns the record."""
+    out = output if output is not None else sys.stdout
+    referee = referee or Referee()
+    if len(humans) == 2:
+        white, black = humans
+        white.opponent, black.opponent = black, white
+    else:
+        white, black = (humans[0], engine) if colour == 0 else (engine, humans[0])
+    rec = play_game(white, black, variant, tc, referee=referee)
+    truth = Board(variant, rec.initial_fen or None)
+    for move in rec.moves:
+        truth.push(move)
+    viewer = colour if len(humans) == 1 else 0
+    board = parse_position(referee.reveal_at_end(viewer, truth, rec), variant)
+    out.write("\n" + HumanPlayer.drawing(board, flip=len(humans) == 1 and colour == 1) + "\n")
+    if rec.moves:
+        out.write(f"Last move: {rec.moves[-1]}\n")
+    out.write(f"Game over: {rec.result} ({rec.termination})\n")
+    out.flush()
+    return rec
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m adapters.terminal", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", default="chess", choices=VARIANTS)
+    ap.add_argument("--engine", default=QUANTUM, help="engine command (default: Quantum)")
+    ap.add_argument("--option", action="append", metavar="NAME=VALUE",
+                    help="engine option, e.g. Level=easy (repeatable)")
+    ap.add_argument("--color", "--colour", default="white",
+                    choices=("white", "black", "random"), help="your side")
+    ap.add_argument("--tc", default="300+5",
+                    help="base seconds + increment, e.g. 300+5, or 'none' for no clocks")
+    ap.add_argument("--pgn", help="append the finished game to this PGN file")
+    ap.add_argument("--two-humans", action="store_true",
+                    help="both sides human at this keyboard (hot seat)")
+    args = ap.parse_args(argv)
+    try:
+        tc = parse_tc(args.tc)
+        options = parse_options(args.option)
+    except ValueError as exc:
+        ap.error(str(exc))
+    colour = {"white": 0, "black": 1}.get(args.color, random.randrange(2))
+    engine = None
+    if args.two_humans:
+        # Issue 5: pass a curtain as between_turns here for Fog of War.
+        humans = (HumanPlayer("Human 1"), HumanPlayer("Human 2"))
+    else:
+        humans = (HumanPlayer("Human"),)
+        print(f"Starting {args.engine} ...", flush=True)
+        try:
+            engine = UciEngine(args.engine, options=options, cwd=str(ROOT))
+        except (EngineError, OSError) as exc:
+            print(f"error: the engine did not start: {exc}", file=sys.stderr)
+            return 1
+        print(f"{args.variant}: you play {COLOUR[colour]} against "
+              f"{engine.id_name or engine.name}. Type 'help' for help.", flush=True)
+    try:
+        rec = play_in_terminal(args.variant, humans, engine, colour, tc)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    finally:
+        if engine is not None:
+            engine.quit()
+    if args.pgn:
+        from adapters.pgn import write_pgn
+        with open(args.pgn, "a") as fh:
+            fh.write(write_pgn(rec, tc.pgn() if tc else "-", event="Quantum terminal game")
+                     + "\n")
+        print(f"Game written to {args.pgn}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,314 @@
+"""The human terminal mode (adapters/terminal.py) and the arbiter's player and referee
+hooks it stands on: a HumanPlayer fed a scripted input plays through play_game against
+the random-moving fake engine, or against a second HumanPlayer (hot seat), and the CLI
+runs end to end under pexpect and with piped input."""
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+import time
+
+import pexpect
+import pytest
+
+from adapterkit import REPO_ROOT, fake_command, replay
+from adapters import arbiter
+from adapters.arbiter import Clocks, GameOver, Referee, TimeControl, play_game
+from adapters.terminal import HumanPlayer, parse_clocks, parse_position, play_in_terminal
+from engine.board import Board
+from engine.drawing import draw
+
+TC = TimeControl(60.0, 1.0)          # a human's clock that a scripted input never runs out
+STARTUP = 30.0                       # hang guards, generous for a loaded machine
+
+
+def human(script: str, name: str = "Tester", **kwargs):
+    """A HumanPlayer reading ``script`` (lines of input) and writing to a StringIO."""
+    out = io.StringIO()
+    return HumanPlayer(name, io.StringIO(script), out, **kwargs), out
+
+
+def vs_fake(spawn, variant: str, script: str, colour: int = 0, tc=TC):
+    """Play ``script`` against the fake engine; (record, everything the human saw)."""
+    player, out = human(script)
+    engine = spawn("good", 7)
+    white, black = (player, engine) if colour == 0 else (engine, player)
+    rec = play_game(white, black, variant, tc)
+    return rec, out.getvalue()
+
+
+# -- the human player against an engine -----------------------------------------------
+def test_bad_entries_are_answered_and_asked_again(spawn):
+    rec, seen = vs_fake(spawn, "chess", "hello\n\nz9z9\ne2e5\ne7e8\ne2e4\nquit\n")
+    assert "'hello' is neither a move nor a command" in seen
+    assert "There is no cell z9 on this board." in seen
+    assert "e2e5 is not a legal move here" in seen
+    assert "e7e8 is not a legal move here" in seen
+    assert seen.count("White to move (Tester)> ") == 7      # six entries on move one
+    assert rec.moves[0] == "e2e4"
+    assert rec.white_score is None and rec.result == "*"
+    assert rec.termination == "abandoned: Tester quit"
+    replay(rec)
+
+
+def test_promotion_without_its_letter_names_the_choices(spawn):
+    fen = "8/P6k/8/8/8/8/8/K7 w - - 0 1"
+    player, out = human("a7a8\na7a8x\na7a8n\nquit\n")
+    rec = play_game(player, spawn("good", 1), "chess", TC, start_fen=fen)
+    seen = out.getvalue()
+    assert "a7a8 promotes: add the piece letter, one of a7a8b, a7a8n, a7a8q, a7a8r." in seen
+    assert "a7a8x is not a legal promotion here" in seen
+    assert rec.moves[0] == "a7a8n"
+
+
+def test_moves_lists_the_legal_moves_hex(spawn):
+    rec, seen = vs_fake(spawn, "hexagonal", "moves\nquit\n")
+    legal = Board("hexagonal").legal_moves()
+    assert f"Legal moves ({len(legal)}):" in seen
+    flat = " ".join(seen.split())
+    assert all(f" {m}" in flat for m in legal)
+    assert rec.moves == []
+
+
+def test_moves_in_chess_also_lists_san(spawn):
+    _, seen = vs_fake(spawn, "chess", "moves\nquit\n")
+    assert "Legal moves (20):" in seen and "In SAN: Na3 Nc3 Nf3 Nh3 a3 a4" in seen
+
+
+@pytest.mark.parametrize("colour", [0, 1], ids=["white-resigns", "black-resigns"])
+def test_resignation_loses_the_game(spawn, colour):
+    rec, seen = vs_fake(spawn, "chess", "resign\n", colour)
+    assert rec.white_score == (0.0 if colour == 0 else 1.0)
+    assert rec.result == ("0-1" if colour == 0 else "1-0")
+    assert rec.termination == "resignation: Tester resigned"
+    assert len(rec.moves) == colour             # Black resigns after White's first move
+    assert "Tester resigns." in seen
+    assert (rec.crashed, rec.time_forfeit, rec.illegal) == (None, None, None)
+
+
+def test_san_moves_in_chess(spawn):
+    rec, seen = vs_fake(spawn, "chess", "Nf3\ng3\nquit\n")
+    assert rec.moves[0] == "g1f3" and rec.moves[2] == "g2g3"
+    assert "White played" not in seen and "Black played" in seen
+    replay(rec)
+
+
+def test_ambiguous_san_is_refused():
+    fen = "k7/8/8/8/8/8/8/KN3N2 w - - 0 1"
+    board = Board("chess", fen)
+    player, _ = human("")
+    move, problem = player.read_move(board, "Nd2")
+    assert move is None and "ambiguous" in problem
+    assert player.read_move(board, "Nbd2") == ("b1d2", None)
+
+
+def test_hex_game_draws_the_honeycomb_from_the_humans_side(spawn):
+    rec, seen = vs_fake(spawn, "hexagonal", "f5f6\nquit\n", colour=0)
+    assert Board("hexagonal").draw() in seen           # White sees White's side
+    assert "                     11 b" in seen            # the top of the honeycomb
+    rec, seen = vs_fake(spawn, "hexagonal", "quit\n", colour=1)
+    after = replay(rec)
+    flipped = HumanPlayer.drawing(after, flip=True)
+    assert flipped in seen                              # Black sees it turned round
+    assert flipped.splitlines()[0].strip() == "f"      # file f's letter on top
+    assert flipped.splitlines()[-1].strip() == "11 b"  # Black's bishop on f11 at the bottom
+    assert f"White played {rec.moves[0]}." in seen
+
+
+def test_check_and_clocks_are_shown():
+    # Scholar's mate threat: after 1 e4 f6 2 Qh5+ Black is in check.
+    player, out = human("g7g6\n")
+    player.start_game("chess")
+    move, _, spent, _ = player.go("position startpos moves e2e4 f7f6 d1h5",
+                                  "wtime 125000 btime 9300 winc 2000 binc 2000", 10.0)
+    seen = out.getvalue()
+    assert move == "g7g6" and spent >= 0
+    assert "White played d1h5 (Qh5+)." in seen
+    assert "Black is in check." in seen
+    assert "Clocks: White 2:05  Black 9.3 (+2 s a move)" in seen
+
+
+def test_draw_offer_to_an_engine_is_explained(spawn):
+    rec, seen = vs_fake(spawn, "chess", "draw\nquit\n")
+    assert "cannot answer a draw offer" in seen and rec.result == "*"
+
+
+def test_human_overrunning_the_clock_loses_on_time(spawn):
+    class SlowInput(io.StringIO):
+        def readline(self, *args):
+            time.sleep(0.4)
+            return super().readline(*args)
+
+    out = io.StringIO()
+    player = HumanPlayer("Slow", SlowInput("e2e4\n"), out)
+    rec = play_game(player, spawn("good", 3), "chess", TimeControl(0.2, 0.0))
+    assert rec.time_forfeit == 0 and rec.white_score == 0.0
+    assert rec.termination.startswith("time forfeit: Slow overran by")
+    assert rec.moves == []
+
+
+def test_end_of_input_abandons_the_game(spawn):
+    rec, _ = vs_fake(spawn, "grand", "")
+    assert rec.result == "*" and rec.termination == "abandoned: Tester left the game"
+
+
+def test_grand_cells(spawn):
+    rec, seen = vs_fake(spawn, "grand", "j11j10\na2a11\ne3e5\nquit\n")
+    assert "There is no cell j11 on this board." in seen
+    assert "There is no cell a11 on this board." in seen
+    assert rec.moves[0] == "e3e5"
+
+
+# -- two humans -------------------------------------------------------------------------
+def test_hot_seat_fools_mate():
+    stream, out = io.StringIO("f2f3\ne5\ng2g4\nQh4#\n"), io.StringIO()
+    turns = []
+
+    def hook(player, colour):
+        turns.append((player.name, colour))
+    a = HumanPlayer("Ann", stream, out, between_turns=hook)
+    b = HumanPlayer("Bob", stream, out, between_turns=hook)
+    rec = play_in_terminal("chess", (a, b), output=out)
+    assert rec.moves == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert rec.result == "0-1" and rec.termination == "checkmate"
+    assert (rec.white, rec.black) == ("Ann", "Bob")
+    assert turns == [("Ann", "White"), ("Bob", "Black")] * 2
+    assert out.getvalue().rstrip().endswith("Game over: 0-1 (checkmate)")
+
+
+def test_hot_seat_draw_by_agreement():
+    stream, out = io.StringIO("draw\nf5f6\ndraw\n"), io.StringIO()
+    a, b = HumanPlayer("Ann", stream, out), HumanPlayer("Bob", stream, out)
+    rec = play_in_terminal("hexagonal", (a, b), tc=None, output=out)
+    seen = out.getvalue()
+    assert "You offer a draw" in seen and "White offers a draw" in seen
+    assert rec.moves == ["f5f6"]
+    assert rec.white_score == 0.5 and rec.termination == "draw by agreement"
+
+
+def test_hot_seat_moving_declines_a_draw():
+    stream, out = io.StringIO("draw\ne4\ne5\ndraw\nquit\n"), io.StringIO()
+    a, b = HumanPlayer("Ann", stream, out), HumanPlayer("Bob", stream, out)
+    rec = play_in_terminal("chess", (a, b), tc=None, output=out)
+    assert "(Moving declines the draw offer.)" in out.getvalue()
+    # Black declined, so White's "draw" is a new offer, not an acceptance; White quits.
+    assert rec.moves == ["e2e4", "e7e5"] and rec.termination == "abandoned: Ann quit"
+
+
+# -- the arbiter's hooks ----------------------------------------------------------------
+def test_referee_message_is_what_engines_were_always_sent():
+    rec = arbiter.GameRecord("chess", Board("chess").fen(), "a", "b", moves=["e2e4", "e7e5"],
+                             opening_plies=1)
+    clocks = Clocks(TimeControl(2.0, 0.05))
+    clocks.left = [1.2345, 0.0001]
+    position, go = Referee().message_for(0, None, rec, clocks)
+    assert position == f"position fen {rec.start_fen} moves e7e5"
+    assert go == "wtime 1234 btime 1 winc 50 binc 50"
+    rec.opening_plies = 2
+    assert Referee().message_for(0, None, rec, clocks)[0] == f"position fen {rec.start_fen}"
+    assert Clocks(None).go_args() == "movetime 2000"
+    assert Referee().reveal_at_end(1, None, rec) == f"position fen {rec.start_fen}"
+
+
+def test_every_turn_goes_through_the_referee(spawn, monkeypatch):
+    monkeypatch.setattr(arbiter, "MAX_PLIES", 6)
+    calls = []
+
+    class Watching(Referee):
+        def chance(self, board, rec):
+            calls.append(("chance", len(rec.moves)))
+
+        def message_for(self, side, board, rec, clocks):
+            calls.append(("message", len(rec.moves)))
+            assert side == len(rec.moves) % 2
+            return super().message_for(side, board, rec, clocks)
+
+    rec = play_game(spawn("good", 1), spawn("good", 2), "chess", TC, referee=Watching())
+    assert len(rec.moves) == 6
+    assert calls == [(kind, n) for n in range(6) for kind in ("chance", "message")]
+
+
+def test_game_without_clocks_between_engines(spawn, monkeypatch):
+    monkeypatch.setattr(arbiter, "MAX_PLIES", 8)
+    rec = play_game(spawn("good", 1), spawn("good", 2), "hexagonal", None)
+    assert len(rec.moves) == 8 and rec.termination == "adjudication: game too long"
+
+
+def test_game_over_raised_by_a_player_is_recorded(spawn):
+    class Resigner:
+        name, id_name = "quitter", None
+
+        def start_game(self, variant):
+            pass
+
+        def go(self, position, go, timeout):
+            raise GameOver(1.0, "resignation: quitter resigned")
+
+    rec = play_game(spawn("good", 1), Resigner(), "chess", TC)
+    assert rec.result == "1-0" and len(rec.moves) == 1 and rec.black == "quitter"
+
+
+def test_parsers():
+    board = parse_position("position fen " + Board("grand").fen() + " moves e3e5", "grand")
+    assert board.move_stack == ["e3e5"]
+    assert parse_position("position startpos moves f5f6", "hexagonal").turn == "b"
+    with pytest.raises(ValueError):
+        parse_position("go wtime 1", "chess")
+    assert parse_clocks("wtime 1500 btime 2000 winc 0 binc 10") == (1.5, 2.0, 0.0, 0.01)
+    assert parse_clocks("movetime 2000") == (None, None, None, None)
+
+
+def test_square_board_drawn_from_blacks_side():
+    board = Board("chess")
+    g = board.variant.geometry
+    lines = draw(g, lambda c: board.piece_at(g.names[c]), flip=True).splitlines()
+    assert lines[1] == " 1 | R | N | B | K | Q | B | N | R |"
+    assert lines[-1] == "     h   g   f   e   d   c   b   a"
+    assert draw(g, lambda c: board.piece_at(g.names[c])) == board.draw()
+
+
+# -- the command line -------------------------------------------------------------------
+def test_cli_plays_hexagonal_against_the_fake_under_pexpect():
+    child = pexpect.spawn(sys.executable, ["-m", "adapters.terminal", "--variant", "hexagonal",
+                                           "--engine", fake_command("good", 5), "--tc", "none"],
+                          cwd=str(REPO_ROOT), encoding="utf-8", timeout=STARTUP)
+    try:
+        child.expect(r"you play White against RandomMover-good")
+        child.expect_exact("White to move (Human)> ")
+        child.sendline("f5f6")
+        child.expect(r"Black played (\w+)\.")
+        child.expect_exact("White to move (Human)> ")
+        child.sendline("xyz")
+        child.expect_exact("'xyz' is neither a move nor a command")
+        child.sendline("moves")
+        child.expect(r"Legal moves \(\d+\):")
+        child.expect_exact("White to move (Human)> ")
+        child.sendline("quit")
+        child.expect_exact("Game over: * (abandoned: Human quit)")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+def test_cli_two_humans_writes_the_pgn(tmp_path):
+    pgn = tmp_path / "game.pgn"
+    nice = [shutil.which("nice"), "-n", "19"] if shutil.which("nice") else []
+    proc = subprocess.run(nice + [sys.executable, str(REPO_ROOT / "scripts" / "play"),
+                                  "--two-humans", "--tc", "none", "--pgn", str(pgn)],
+                          input="f3\ne5\ng4\nQh4#\n", check=False, capture_output=True, text=True,
+                          cwd=REPO_ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Game over: 0-1 (checkmate)" in proc.stdout
+    text = pgn.read_text()
+    assert '[White "Human 1"]' in text and '[Black "Human 2"]' in text
+    assert '[Termination "checkmate"]' in text and '[TimeControl "-"]' in text
+    assert "1. f3 e5 2. g4 Qh4# 0-1" in text
+
+
+def test_cli_rejects_a_bad_option():
+    proc = subprocess.run([sys.executable, "-m", "adapters.terminal", "--option", "Level"],
+                          check=False, capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
+    assert proc.returncode == 2 and "NAME=VALUE" in proc.stderr
