@@ -25,7 +25,11 @@ switched and **no en passant right** (an en passant right belongs to the side to
 the other side's pawns can never take en passant at this moment).
 
 A view is written like a FEN with ``*`` for every fogged cell (rules/fog.md, "Notation of
-a view"); see :func:`view_fen` for the other fields.
+a view"); see :func:`view_fen` for the other fields (its halfmove field is always ``0``).
+
+:func:`view_moves` gives the moves a view allows, computed from the view alone; they are
+exactly the true position's pseudo-legal moves (in fog every own move is determined by the
+view), which is what a fog player may choose from.
 
 .. warning:: A game ends when a king is captured; after that nobody has a view (the rules
    reveal the whole game instead, and the move generator has no moves for a side without
@@ -145,7 +149,10 @@ def view_fen(board: Board, side: str) -> str:
       view itself refutes it (that king's or that rook's start cell is visible and does
       not hold it), so the letters carry no hidden information ("possibly still has it");
     - en passant: the target cell only when ``side`` is to move and can take there;
-    - halfmove clock and fullmove number: those of the true position.
+    - halfmove clock: always ``0`` -- the true clock would tell whether the hidden
+      opponent move was a pawn move or a capture (docs/protocol.md, ``position fog``);
+      the arbiter applies the fifty-move rule on the true position;
+    - fullmove number: that of the true position.
     """
     return view(board, side).fen
 
@@ -174,7 +181,7 @@ def _format(board: Board, side: str, visible: frozenset[str], pieces: dict[str, 
     if v.spec.fen_castling_field:
         parts.append(_castling_field(v, side, true[2], visible, pieces))
     parts.append(next(iter(passed), "-"))       # only the side to move has an e.p. right
-    parts += true[-2:]
+    parts += ["0", true[-1]]                    # the true halfmove clock would leak
     return " ".join(parts)
 
 
@@ -200,9 +207,10 @@ def _right_possible(v: Variant, right: dict, visible, pieces) -> bool:
 def parse_view_fen(text: str, variant: str | Variant = "fogofwar") -> View:
     """Read a view FEN (as written by :func:`view_fen`) back into a View.
 
-    Raises ValueError with a message naming the fault on anything malformed: wrong row
-    count or length, unknown letters, a zero empty count, a bad side, castling or
-    en passant field, bad clocks, extra fields, not exactly one own king, more than one
+    The halfmove field may hold any number (view_fen writes ``0``; the field carries no
+    information in a view). Raises ValueError with a message naming the fault on anything
+    malformed: wrong row count or length, unknown letters, a zero empty count, a bad side,
+    castling or en passant field, clocks that are not numbers, extra fields, not exactly one own king, more than one
     enemy king, a pawn on its last rank, or an en passant cell that is not a visible empty
     cell behind a visible enemy pawn.
     """
@@ -303,6 +311,106 @@ def _check_pieces(v: Variant, side: str, pieces: dict) -> None:
         zone = v.tables_data["promo_zone"][s].get(v.geometry.cell(name))
         if letter.lower() == pawn and zone == 2:        # 2: promotion is compulsory there
             raise ValueError(f"pawn on its promotion cell {name}")
+
+
+def view_board(v: View | str, king_cells=(), variant: str | Variant = "fogofwar") -> Board:
+    """A Board of what view ``v`` (a View or a view FEN) shows, with every fogged cell
+    empty, ``v.side`` to move, only ``v.side``'s castling rights and the view's en
+    passant cell.
+
+    A Board needs both kings: when the enemy king is not in view it is put on a fogged
+    cell -- the first of ``king_cells`` that is fogged, else its start cell if fogged,
+    else the first fogged cell where the board can stand. That choice never changes
+    :func:`view_moves` (no own move reaches or crosses a fogged cell), but a search on
+    this board does see the king there. ValueError for a malformed view, or one where no
+    fogged cell is left for the enemy king.
+    """
+    vt = variant if isinstance(variant, Variant) else load_variant(variant)
+    if isinstance(v, str):
+        v = parse_view_fen(v, vt)
+    g = vt.geometry
+    fields = v.fen.split()
+    king = vt.letters[vt.royal_type]
+    enemy_king = king if v.side == "w" else king.upper()
+    pieces = dict(v.pieces)
+    if enemy_king in pieces.values():
+        spots = [None]
+    else:
+        start = Board(vt)
+        home = [c for c in g.names if start.piece_at(c) == enemy_king]
+        fogged = [c for c in g.names if c not in v.visible]
+        spots = [c for c in (*king_cells, *home, *fogged) if c in fogged]
+        spots = list(dict.fromkeys(spots))       # first occurrence of each, in order
+    castling = []
+    if vt.spec.fen_castling_field:
+        mine = {r["letter"] for r in vt.tables_data["castling"] if SIDES[r["side"]] == v.side}
+        castling = ["".join(ch for ch in fields[2] if ch in mine) or "-"]
+    tail = [v.side, *castling, fields[-3], "0", fields[-1]]
+    for spot in spots:
+        placed = dict(pieces, **({spot: enemy_king} if spot else {}))
+        rows = []
+        for cells in g.fen_rows:
+            out, empty = [], 0
+            for c in cells:
+                letter = placed.get(g.names[c])
+                if letter is None:
+                    empty += 1
+                    continue
+                if empty:
+                    out.append(str(empty))
+                    empty = 0
+                out.append(letter)
+            if empty:
+                out.append(str(empty))
+            rows.append("".join(out))
+        try:
+            return Board(vt, " ".join(["/".join(rows), *tail]))
+        except ValueError:
+            if spot is None:
+                raise
+    raise ValueError(f"no fogged cell can hold the enemy king in view {v.fen!r}")
+
+
+def view_moves(v: View | str, variant: str | Variant = "fogofwar") -> list[str]:
+    """The moves view ``v`` allows its side, computed from the view alone: the
+    pseudo-legal moves of :func:`view_board` (fog as empty cells) without those that land
+    on or cross a fogged cell -- a pawn push onto a fogged cell above all (a fogged cell
+    right in front of an own pawn holds an enemy piece: the pawn would see it empty).
+
+    These are exactly the true position's pseudo-legal moves for the side to move (the
+    moves the arbiter accepts): every cell a true move reaches or crosses is visible by
+    the rules, so the view board agrees with the true one wherever a move goes.
+    """
+    vt = variant if isinstance(variant, Variant) else load_variant(variant)
+    if isinstance(v, str):
+        v = parse_view_fen(v, vt)
+    board = view_board(v, variant=vt)
+    g = vt.geometry
+    pawn = vt.letters[vt.pawn_type] if vt.pawn_type else None
+    fx, fy = g.forward
+    ahead = (fx, fy) if v.side == "w" else (fx, -fy)
+    castles = {(g.names[r["king_from"]], g.names[r["king_to"]]): r["empty"]
+               for r in vt.tables_data.get("castling", ()) if SIDES[r["side"]] == v.side}
+    out = []
+    for uci in board.legal_moves():
+        origin, target = _UCI.fullmatch(uci).group(1, 2)
+        if target not in v.visible:
+            continue
+        letter = board.piece_at(origin).lower()
+        crossed = ()
+        if letter == pawn:
+            # A push crosses the cells between (seen empty only if they are); a capture,
+            # en passant included, goes sideways and crosses nothing.
+            path, c = [], g.step(g.cell(origin), ahead)
+            while c >= 0 and g.names[c] != target and len(path) < 3:
+                path.append(g.names[c])
+                c = g.step(c, ahead)
+            crossed = path if c >= 0 and g.names[c] == target else ()
+        elif letter == vt.letters[vt.royal_type] and (origin, target) in castles:
+            crossed = [g.names[c] for c in castles[origin, target]]
+        if all(c in v.visible for c in crossed):
+            out.append(uci)
+    return out
 
 
 def lost_cells(before: Board, after: Board, side: str) -> frozenset[str]:

@@ -1,6 +1,7 @@
 """Fog of War, the view: scenario tests for engine/fog.py, each citing shared/rules/fog.md
 ("What each player sees", "What each player is told", "Notation of a view"), then
 seeded random games checked against an independent reference written from the rules text.
+view_moves (the moves a view allows) is checked against the true position's move list.
 
 Positions are ``{square: letter}`` dicts turned into FEN by ``testkit.chess_fen``. Kings
 stand in corners where their few targets do not touch the cells a test looks at.
@@ -12,7 +13,8 @@ import random
 import pytest
 
 from engine.board import Board
-from engine.fog import View, lost_cells, parse_view_fen, view, view_fen, visible_cells
+from engine.fog import (View, lost_cells, parse_view_fen, view, view_board, view_fen,
+                        view_moves, visible_cells)
 from testkit import chess_fen
 
 START_WHITE = "********/********/********/********/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -296,7 +298,23 @@ def test_lost_cells_checks_turns():
         lost_cells(after, before, "w")
 
 
+def test_view_halfmove_field_is_always_zero():
+    """docs/protocol.md, position fog: "the halfmove field is always 0" -- the true clock
+    would tell whether the hidden opponent move was a pawn move or a capture."""
+    b = play(fog({"a1": "K", "h8": "k", "d4": "N", "e5": "n"}), "d4f3 e5c6 f3d4")
+    assert b.halfmove_clock == 3
+    for side in "wb":
+        assert view_fen(b, side).split()[4:] == ["0", "2"]
+
+
 # --- reading a view back -------------------------------------------------------------------
+
+def test_parse_view_fen_accepts_any_halfmove_number():
+    """The halfmove field carries nothing in a view; a reader takes any number there."""
+    text = START_WHITE.replace(" 0 1", " 37 1")
+    assert parse_view_fen(text).fen == text
+    assert parse_view_fen(text).pieces == parse_view_fen(START_WHITE).pieces
+
 
 def test_round_trip_start_and_en_passant():
     """fog.md, Notation of a view: the engine receives the view FEN; reading it back gives
@@ -518,3 +536,47 @@ def test_random_games_lost_cells():
             assert (cell in lost) == (taken and cell not in visible), (b.fen(), cell)
         marked += len(lost)
     assert marked >= 5
+
+
+# --- the moves a view allows -----------------------------------------------------------------
+
+def test_view_moves_hidden_blocker_stops_the_double_step():
+    """fog.md, pawns: "An enemy piece directly in front of a pawn stays hidden" -- the view
+    shows e3 as fog and e4 (a knight target) as empty, yet the pawn can go to neither."""
+    b = fog({"e2": "P", "g3": "N", "a1": "K", "e3": "n", "h8": "k"})
+    v = view(b, "w")
+    assert "e3" not in v.visible and "e4" in v.visible and "e4" not in v.pieces
+    assert "e2e4" in view_board(v).legal_moves()         # the fog-as-empty board allows it
+    assert "e2e4" not in view_moves(v) and "e2e3" not in view_moves(v)
+    assert sorted(view_moves(v)) == sorted(b.legal_moves())
+
+
+def test_view_moves_en_passant_and_castling():
+    """The en passant capture and castling are moves the view shows."""
+    b = play(fog({"e5": "P", "d7": "p", "a1": "K", "h8": "k"}, side="b"), "d7d5")
+    assert "e5d6" in view_moves(view(b, "w"))
+    castle = fog({"e1": "K", "h1": "R", "a1": "R", "e8": "k"}, castling="KQ")
+    assert {"e1g1", "e1c1"} <= set(view_moves(view_fen(castle, "w")))
+
+
+def test_view_board_puts_the_hidden_enemy_king_on_fog():
+    """The board needs both kings: a hidden enemy king goes to a fogged cell, the hinted
+    one first, else its start cell, and never onto a visible cell."""
+    v = view(Board("fogofwar"), "w")
+    assert view_board(v).piece_at("e8") == "k"
+    assert view_board(v, king_cells=("a1", "c6")).piece_at("c6") == "k"   # a1 is visible
+    assert view_board(v).fen() == "4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"
+
+
+def test_random_games_view_moves_are_the_true_moves():
+    """Over random fog games: the moves the side to move's view allows are exactly the
+    true position's pseudo-legal moves (what the arbiter accepts)."""
+    checked = 0
+    for b in random_positions("fog-moves"):
+        if b.outcome() is not None:
+            continue
+        v = view(b, b.turn)
+        assert sorted(view_moves(v)) == sorted(b.legal_moves()), b.fen()
+        assert sorted(view_moves(v.fen)) == sorted(b.legal_moves())
+        checked += 1
+    assert checked >= 300
