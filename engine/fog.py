@@ -210,9 +210,9 @@ def parse_view_fen(text: str, variant: str | Variant = "fogofwar") -> View:
     The halfmove field may hold any number (view_fen writes ``0``; the field carries no
     information in a view). Raises ValueError with a message naming the fault on anything
     malformed: wrong row count or length, unknown letters, a zero empty count, a bad side,
-    castling or en passant field, clocks that are not numbers, extra fields, not exactly one own king, more than one
-    enemy king, a pawn on its last rank, or an en passant cell that is not a visible empty
-    cell behind a visible enemy pawn.
+    castling or en passant field, clocks that are not numbers, extra fields, not exactly
+    one own king, more than one enemy king, a pawn on its last rank, or an en passant cell
+    that is not a visible empty cell behind a visible enemy pawn.
     """
     v = variant if isinstance(variant, Variant) else load_variant(variant)
     g = v.geometry
