@@ -24,8 +24,10 @@ What each side is told is computed in one place, the game's ``Referee``:
   over (what the terminal draws after the last move).
 
 ``Referee`` is the perfect-information game: both sides see the whole position and every
-move, and nothing is left to chance. Fog of War (views) and Alea (dice from a seeded,
-recorded generator) will be subclasses (issues 5 and 6).
+move, and nothing is left to chance. ``adapters.fog_referee.FogReferee`` tells each side of
+a Fog of War game only its own views, lost cells, moves and clock; ``play_game`` chooses it
+for ``fogofwar`` by itself (``referee_for``). Alea (dice from a seeded, recorded generator)
+will be another subclass (issue 6).
 """
 from __future__ import annotations
 
@@ -123,6 +125,14 @@ class Clocks:
                 f"btime {max(int(self.left[1] * 1000), 1)} "
                 f"winc {int(self.tc.inc * 1000)} binc {int(self.tc.inc * 1000)}")
 
+    def own_go_args(self, side: int) -> str:
+        """The ``go`` arguments with ``side``'s clock only (``wtime``/``winc`` for White,
+        ``btime``/``binc`` for Black): for games where the opponent's clock is hidden."""
+        if self.tc is None:
+            return f"movetime {int(NO_CLOCK_MOVETIME * 1000)}"
+        c = "wb"[side]
+        return f"{c}time {max(int(self.left[side] * 1000), 1)} {c}inc {int(self.tc.inc * 1000)}"
+
     def timeout(self, side: int) -> float:
         """How long to wait for ``side``'s move before it counts as sent no move."""
         if self.tc is None:
@@ -164,6 +174,20 @@ class Referee:
         return f"position fen {rec.start_fen}" + (" moves " + " ".join(played) if played else "")
 
 
+def referee_for(variant: str) -> Referee:
+    """The referee a variant's games need by default: ``FogReferee`` for Fog of War (and
+    its aliases), the perfect-information ``Referee`` for every other variant."""
+    from engine.variant import resolve_name
+    try:
+        name = resolve_name(variant)
+    except ValueError:
+        name = variant
+    if name == "fogofwar":
+        from adapters.fog_referee import FogReferee
+        return FogReferee()
+    return Referee()
+
+
 def _settle(eng: UciEngine) -> None:
     """After a move that never came: ask the engine to stop and give it GRACE to send
     its late bestmove (which then cannot be mistaken for a later answer). One that stays
@@ -203,10 +227,11 @@ def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None
     """Play one game; the engines must be started. Returns the finished record.
 
     ``tc=None`` plays without clocks; ``referee`` decides what each side is told
-    (default: the perfect-information ``Referee``); ``on_move(rec, board)`` is called
-    after every move with the true position."""
+    (default: ``referee_for(variant)``, the perfect-information ``Referee`` except in
+    Fog of War); ``on_move(rec, board)`` is called after every move with the true
+    position."""
     players = (white, black)
-    referee = referee or Referee()
+    referee = referee or referee_for(variant)
     board = Board(variant, start_fen) if start_fen else Board(variant)
     initial_fen = board.fen()
     for move in opening:

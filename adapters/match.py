@@ -12,6 +12,10 @@ abandoned: their engines are left after the move in progress (a second Ctrl-C ki
 them), their results are not counted and not written, so the summary is exactly what
 the verdict was reached on. Every engine process is quit before ``run_match`` returns.
 
+Each game's referee is ``play_game``'s default for the variant: in Fog of War each engine
+is told only its own views (adapters/fog_referee.py). A game reaches ``on_game`` and the
+PGN only once finished, so nothing of a fog game is shown while it is played.
+
 Nothing here prints; scripts/match is the command-line face.
 """
 from __future__ import annotations

@@ -1,7 +1,12 @@
 """PGN for finished games. Standard chess uses SAN (via python-chess, so any PGN reader
 can replay it); Grand and hexagonal games use coordinate moves (``e3e5``, ``f10f11n``)
 under a ``Variant`` tag, since SAN for them is not standardised. Gliński stalemates use
-the project's ``3/4-1/4`` result convention with the reason in ``Termination``."""
+the project's ``3/4-1/4`` result convention with the reason in ``Termination``.
+
+Fog of War games (``[Variant "Fog of War"]``, coordinate moves: a king capture is no
+move a chess reader accepts) are written only once they are over -- the match runner
+and the terminal write finished records only -- and then reveal every move of both sides
+(shared/rules/fog.md: spectators see nothing until the end, then the whole game)."""
 from __future__ import annotations
 
 import datetime

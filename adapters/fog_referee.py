@@ -1,0 +1,150 @@
+"""Fog of War on the host side: what each player is told (shared/rules/fog.md, "What each
+player is told" and "Playing fair"; the message is docs/protocol.md, ``position fog``).
+
+``FogReferee`` is the arbiter's Referee for ``fogofwar`` (``play_game`` picks it by itself,
+see ``adapters.arbiter.referee_for``). The arbiter keeps the true position, checks each
+move on it and ends the game by ``Board.outcome()`` (a captured king ends it); the referee
+only decides what each side hears. Per side it keeps the observation history from that
+side's first turn in the game (the game's initial position, so a book opening counts as
+the side's own moves): at each of its turns its view (``engine.fog.view_fen`` of the true
+board), the cells where it lost a piece to the opponent's last move and can no longer see
+(``engine.fog.lost_cells``), and the move it then played. The side to move is sent
+
+    position fog view <fen> [lost <cell>...] [move <uci> view <fen> [lost <cell>...]]...
+    go wtime <ms> winc <ms>             (White; Black gets btime/binc; no clock: movetime)
+
+and nothing else: never the true position, an opponent move, or the opponent's clock.
+Once the game is over ``reveal_at_end`` gives the whole game (the rules reveal it then).
+
+``parse_fog_position`` reads such a message back into ``FogTurn`` s, for the players that
+receive it (the terminal's HumanPlayer, the fog baselines in scripts/, the tests' spy).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from adapters.arbiter import Clocks, GameRecord, Referee
+from engine.board import Board
+from engine.fog import lost_cells, view_fen
+
+KEYWORDS = ("view", "lost", "move")
+
+
+@dataclass(frozen=True)
+class FogTurn:
+    """One turn of one side as that side observed it."""
+
+    view: str                   # the view FEN at this turn
+    lost: tuple = ()            # cells lost to the opponent's move just before, not seen
+    move: str | None = None     # the move played from this view; None: still to move
+
+
+def format_fog_position(turns) -> str:
+    """The ``position fog ...`` line of a side's history (the last turn has no move)."""
+    words = ["position", "fog"]
+    for turn in turns:
+        words += ["view", turn.view]
+        if turn.lost:
+            words += ["lost", *turn.lost]
+        if turn.move is not None:
+            words += ["move", turn.move]
+    return " ".join(words)
+
+
+def parse_fog_position(line: str) -> list[FogTurn]:
+    """The turns of a ``position fog ...`` line, the last one without a move. ValueError
+    when the line does not have the protocol's shape (the views themselves are not
+    checked here: ``engine.fog.parse_view_fen`` does that)."""
+    words = line.split()
+    if words[:2] != ["position", "fog"]:
+        raise ValueError(f"not a position fog line: {line[:80]!r}")
+    turns: list[FogTurn] = []
+    i = 2
+    while True:
+        if i >= len(words) or words[i] != "view":
+            raise ValueError(f"expected 'view' at word {i + 1} of the position fog line")
+        j = i + 1
+        while j < len(words) and words[j] not in KEYWORDS:
+            j += 1
+        if j == i + 1:
+            raise ValueError("a view without its FEN")
+        view, lost, move = " ".join(words[i + 1:j]), [], None
+        if j < len(words) and words[j] == "lost":
+            k = j + 1
+            while k < len(words) and words[k] not in KEYWORDS:
+                k += 1
+            lost, j = words[j + 1:k], k
+            if not lost:
+                raise ValueError("'lost' without cells")
+        if j < len(words):
+            if words[j] != "move" or j + 2 >= len(words) or words[j + 2] != "view":
+                raise ValueError("after a view come 'lost', then 'move <uci> view ...'")
+            move, j = words[j + 1], j + 2
+        turns.append(FogTurn(view, tuple(lost), move))
+        if move is None:
+            return turns
+        i = j
+
+
+class FogReferee(Referee):
+    """What each side of a Fog of War game is told (see the module docstring).
+
+    The histories are kept between messages and extended by the moves played since; a
+    record that does not continue the one followed so far (a new game) starts afresh."""
+
+    def __init__(self):
+        self._rec: GameRecord | None = None
+        self._board: Board | None = None        # the true position after ``_played``
+        self._played: list[str] = []
+        self._turns: tuple[list, list] = ([], [])
+
+    # -- the Referee hooks -------------------------------------------------------------
+    def message_for(self, side: int, board: Board, rec: GameRecord,
+                    clocks: Clocks) -> tuple[str, str]:
+        """(``position fog ...``, the side's own clock) for ``side``, the side to move."""
+        self._follow(rec)
+        if board is not None and board.fen() != self._board.fen():
+            raise RuntimeError("FogReferee: the record does not lead to the arbiter's board")
+        turns = self._turns[side]
+        if not turns or turns[-1].move is not None:
+            raise RuntimeError(f"FogReferee: side {side} is not to move")
+        return format_fog_position(turns), clocks.own_go_args(side)
+
+    def history(self, side: int, rec: GameRecord) -> list[FogTurn]:
+        """``side``'s turns so far (for tests and displays)."""
+        self._follow(rec)
+        return list(self._turns[side])
+
+    # reveal_at_end: Referee's, the whole game -- the rules reveal everything at the end.
+
+    # -- following the game ------------------------------------------------------------
+    def _follow(self, rec: GameRecord) -> None:
+        start, moves = ((rec.initial_fen, rec.moves) if rec.initial_fen
+                        else (rec.start_fen, rec.moves[rec.opening_plies:]))
+        if (self._rec is not rec or len(moves) < len(self._played)
+                or moves[:len(self._played)] != self._played):
+            self._rec, self._played, self._turns = rec, [], ([], [])
+            self._board = Board(rec.variant, start) if start else Board(rec.variant)
+            self._note(None)
+        for move in moves[len(self._played):]:
+            mover = self._mover()
+            self._turns[mover][-1] = replace(self._turns[mover][-1], move=move)
+            before = self._board.copy()
+            self._board.push(move)
+            self._played.append(move)
+            self._note(before)
+
+    def _mover(self) -> int:
+        return 0 if self._board.turn == "w" else 1
+
+    def _note(self, before: Board | None) -> None:
+        """Record the view (and the losses) of the side now to move, unless the game is
+        over: after a king capture nobody has a view, and no message is sent."""
+        board = self._board
+        if board.outcome() is not None:
+            return
+        side = board.turn
+        lost = lost_cells(before, board, side) if before is not None else ()
+        cells = board.variant.geometry.cell
+        self._turns[self._mover()].append(
+            FogTurn(view_fen(board, side), tuple(sorted(lost, key=cells))))
