@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Fog of War baseline, "naive fog": takes every fogged cell for empty and runs Quantum's
+normal search (engine.engine.Engine) on that board, playing only moves the last view
+allows.
+
+    scripts/match --variant fogofwar --engine1 "python3 scripts/fog_naive.py" \\
+        --engine2 "python3 scripts/fog_greedy.py" --games 20 --tc 10+0.1
+
+The board is ``engine.fog.view_board`` of the last view: when the enemy king is out of
+view it is put where this side last saw it (if that cell is fogged now), else on its
+start cell, else on some fogged cell -- the search needs a king to hunt. The search is
+limited to ``view_moves`` of the view (``searchmoves``) and to a budget scaled to the own
+clock: about 1/30 of the time left plus 3/4 of the increment (never more than 1/5 of the
+time left), and a node cap of NODES_PER_MS per millisecond of it; ``go movetime`` is
+obeyed, and a bare ``go`` searches to ``Depth`` (option, default 4).
+
+A standalone UCI engine speaking the fog protocol (docs/protocol.md, ``position fog``);
+the commands are those of scripts/foglib.py.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from foglib import VARIANT, FogPlayer, own_clock  # noqa: E402
+
+from engine.deepening import GoLimits  # noqa: E402
+from engine.engine import Engine  # noqa: E402
+from engine.fog import parse_view_fen, view_board  # noqa: E402
+
+NODES_PER_MS = 100          # well under Quantum's speed, so the node cap ends most searches
+MIN_BUDGET_MS = 5
+
+
+def budget_ms(time_left: int | None, inc: int, movetime: int | None) -> int | None:
+    """Milliseconds to think, or None for no clock at all."""
+    if movetime is not None:
+        return max(movetime, MIN_BUDGET_MS)
+    if time_left is None:
+        return None
+    return max(min(time_left // 30 + inc * 3 // 4, time_left // 5), MIN_BUDGET_MS)
+
+
+class NaivePlayer(FogPlayer):
+    name = "Fog naive"
+    options = ["option name Depth type spin default 4 min 1 max 64"]
+
+    def __init__(self):
+        super().__init__()
+        self.engine = Engine(VARIANT)
+        self.depth = 4
+
+    def set_option(self, name, value):
+        if name == "depth":
+            self.depth = max(1, min(64, int(value)))
+            return True
+        return False
+
+    def new_game(self):
+        self.engine.new_game()
+
+    def last_seen_king(self, view) -> tuple[str, ...]:
+        """The cell where the enemy king was last in view, latest view first."""
+        king = "k" if view.side == "w" else "K"
+        for turn in reversed(self.turns):
+            for cell, letter in parse_view_fen(turn.view, VARIANT).pieces.items():
+                if letter == king:
+                    return (cell,)
+        return ()
+
+    def choose(self, view, moves, go):
+        if len(moves) == 1:
+            return moves[0]
+        board = view_board(view, king_cells=self.last_seen_king(view))
+        self.engine.set_position(board.fen())
+        time_left, inc, movetime = own_clock(go, view.side)
+        ms = budget_ms(time_left, inc, movetime)
+        limits = GoLimits(searchmoves=list(moves))
+        if ms is None:
+            limits.depth = self.depth
+        else:
+            limits.movetime, limits.nodes = ms, ms * NODES_PER_MS
+        best, _ = self.engine.search_sync(limits)
+        return best.move if best.move in moves else self.rng.choice(moves)
+
+
+if __name__ == "__main__":
+    sys.exit(NaivePlayer().run())
