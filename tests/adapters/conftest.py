@@ -25,3 +25,21 @@ def spawn():
     yield make
     for eng in started:
         close(eng)
+
+
+@pytest.fixture
+def start_engine():
+    """``start_engine(argv, seed=None, name=None)`` starts any UCI engine command (a
+    baseline script, the fog spy), seeded through its ``Seed`` option when given; all
+    are stopped when the test ends."""
+    started: list[UciEngine] = []
+
+    def make(argv, seed: int | None = None, name: str | None = None) -> UciEngine:
+        options = {"Seed": seed} if seed is not None else {}
+        eng = UciEngine(argv, name=name, options=options, startup_timeout=STARTUP_TIMEOUT)
+        started.append(eng)
+        return eng
+
+    yield make
+    for eng in started:
+        close(eng)
