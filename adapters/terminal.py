@@ -3,6 +3,7 @@
     python -m adapters.terminal --variant hexagonal --color black --tc 300+5
     scripts/play --option Level=easy --pgn games.pgn
     scripts/play --two-humans --tc none
+    scripts/play --variant fogofwar --two-humans --tc 600+5
 
 ``HumanPlayer`` is a person behind the arbiter's player interface (adapters/arbiter.py):
 on each turn it is sent what an engine would be sent (the referee's position line and go
@@ -12,8 +13,17 @@ check, and reads a move from its input: UCI coordinates (``e2e4``, ``e7e8q``, ``
 ``board``, ``draw``, ``resign``, ``quit``. A bad entry is answered and asked again.
 
 A hot-seat game gives both sides to HumanPlayers sharing one terminal; ``between_turns``
-(called before a human's turn is shown) is where issue 5 will put the curtain that
-hides one player's view from the other in Fog of War. Nothing here hides anything yet.
+(called before a human's turn is shown) is where a game can hide one player's screen from
+the other.
+
+Fog of War (``--variant fogofwar``): the human is sent what an engine is sent, the
+``position fog`` message (adapters/fog_referee.py), and sees only that: the last view,
+with ``?`` on every fogged cell, the cells where a piece was lost out of sight, and the
+own clock; the opponent's moves are not shown. Moves are typed in coordinates and checked
+against the moves the view allows (engine.fog.view_moves, exactly the legal ones). With
+``--two-humans`` a ``curtain`` falls between the turns: the screen is cleared and the next
+player is asked to take the device and press Enter before their view is drawn. The whole
+game is shown once it is over.
 """
 from __future__ import annotations
 
@@ -29,14 +39,18 @@ from pathlib import Path
 if __package__ in (None, ""):           # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adapters.arbiter import GameOver, Referee, TimeControl, play_game  # noqa: E402
+from adapters.arbiter import GameOver, Referee, TimeControl, play_game, referee_for  # noqa: E402
+from adapters.fog_referee import parse_fog_position  # noqa: E402
 from adapters.uci_engine import EngineError, UciEngine  # noqa: E402
 from engine.board import Board  # noqa: E402
 from engine.drawing import draw  # noqa: E402
+from engine.fog import parse_view_fen, view_board, view_moves  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 QUANTUM = f"{shlex.quote(sys.executable)} -m engine"
-VARIANTS = ("chess", "grand", "hexagonal")
+VARIANTS = ("chess", "grand", "hexagonal", "fogofwar")
+FOG_MARK = "?"                          # a fogged cell in a Fog of War drawing
+CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"      # ANSI: clear the screen and its scrollback, go home
 COLOUR = ("White", "Black")
 COORDINATE = re.compile(r"([a-z])(\d{1,2})([a-z])(\d{1,2})([a-z]?)")
 
@@ -86,6 +100,37 @@ def parse_clocks(go: str) -> tuple:
     return tuple(value(k) for k in ("wtime", "btime", "winc", "binc"))
 
 
+class FogSight:
+    """What a Fog of War player knows at its turn, read from a ``position fog`` line: the
+    last view, the board it gives with fog as empty cells (for reading moves), the moves
+    it allows, the cells lost since the own last move, and that move."""
+
+    def __init__(self, line: str, variant: str):
+        turns = parse_fog_position(line)
+        self.view = parse_view_fen(turns[-1].view, variant)
+        self.board = view_board(self.view, variant=variant)
+        self.legal = view_moves(self.view, variant)
+        self.lost = turns[-1].lost
+        self.own_last = turns[-2].move if len(turns) > 1 else None
+
+    def letter_at(self, name: str) -> str | None:
+        if name not in self.view.visible:
+            return FOG_MARK
+        return self.view.pieces.get(name)
+
+
+def curtain(player: "HumanPlayer", colour: str) -> None:
+    """The hot-seat curtain of Fog of War (a ``between_turns`` hook): clear the screen,
+    then wait until the next player has the device and presses Enter. The end of the
+    input ends the game as abandoned."""
+    player.say(CLEAR_SCREEN, end="")
+    player.say(f"Pass the device to {colour} ({player.name}), then press Enter.", end="")
+    if not player.input.readline():
+        player.say("")
+        raise GameOver(None, f"abandoned: {player.name} left the game")
+    player.say(CLEAR_SCREEN, end="")
+
+
 def format_clock(seconds: float) -> str:
     """``4:05`` from a minute up, ``9.3`` below (where tenths matter)."""
     if seconds >= 60:
@@ -131,13 +176,16 @@ class HumanPlayer:
 
     def go(self, position: str, go: str, timeout: float):
         """Show the position, read commands until a legal move; return it with the time
-        taken. Resigning, accepting a draw and quitting raise GameOver."""
-        board = parse_position(position, self.variant)
+        taken. Resigning, accepting a draw and quitting raise GameOver. A ``position
+        fog`` line is shown as the view it ends with (see the module docstring)."""
+        fog = FogSight(position, self.variant) if position.split()[1:2] == ["fog"] else None
+        board = fog.board if fog else parse_position(position, self.variant)
+        legal = fog.legal if fog else board.legal_moves()
         side = 0 if board.turn == "w" else 1
         if self.between_turns is not None:
             self.between_turns(self, COLOUR[side])
         start = time.monotonic()
-        self.show(board, parse_clocks(go), side, start)
+        self.show(board, parse_clocks(go), side, start, fog)
         while True:
             self.say(f"{COLOUR[side]} to move ({self.name})> ", end="")
             line = self.input.readline()
@@ -151,9 +199,9 @@ class HumanPlayer:
             if word == "help":
                 self.say(HELP)
             elif word == "moves":
-                self.say(self.list_moves(board))
+                self.say(self.list_moves(board, legal))
             elif word == "board":
-                self.show(board, parse_clocks(go), side, start)
+                self.show(board, parse_clocks(go), side, start, fog)
             elif word == "resign":
                 self.say(f"{self.name} resigns.")
                 raise GameOver(float(side), f"resignation: {self.name} resigned")
@@ -172,7 +220,7 @@ class HumanPlayer:
                     self.say(f"You offer a draw; now make your move. "
                              f"{COLOUR[1 - side]} answers on their turn.")
             else:
-                move, problem = self.read_move(board, text)
+                move, problem = self.read_move(board, text, legal)
                 if move is None:
                     self.say(problem)
                     continue
@@ -182,9 +230,10 @@ class HumanPlayer:
                 return move, None, time.monotonic() - start, ""
 
     # -- reading moves -----------------------------------------------------------------
-    def read_move(self, board: Board, text: str) -> tuple:
-        """(legal UCI move, None) or (None, what is wrong with ``text``)."""
-        legal = board.legal_moves()
+    def read_move(self, board: Board, text: str, legal: list | None = None) -> tuple:
+        """(legal UCI move, None) or (None, what is wrong with ``text``); ``legal``
+        defaults to the board's legal moves."""
+        legal = board.legal_moves() if legal is None else legal
         uci = text.lower()
         if uci in legal:
             return uci, None
@@ -224,8 +273,8 @@ class HumanPlayer:
                       f"{legal[0] if legal else 'e2e4'}"
                       f"{' or Nf3' if board.variant.name == 'chess' else ''}, or 'help'.")
 
-    def list_moves(self, board: Board) -> str:
-        legal = sorted(board.legal_moves())
+    def list_moves(self, board: Board, legal: list | None = None) -> str:
+        legal = sorted(board.legal_moves() if legal is None else legal)
         parts = [f"Legal moves ({len(legal)}): " + " ".join(legal)]
         if board.variant.name == "chess":
             parts.append("In SAN: " + " ".join(sorted(_san(board, m) or m for m in legal)))
@@ -233,9 +282,14 @@ class HumanPlayer:
                          for p in parts)
 
     # -- showing -----------------------------------------------------------------------
-    def show(self, board: Board, clocks: tuple, side: int, start: float) -> None:
-        """The board from ``side``'s side, the last move, the clocks and check."""
+    def show(self, board: Board, clocks: tuple, side: int, start: float,
+             fog: FogSight | None = None) -> None:
+        """The board from ``side``'s side, the last move, the clocks and check; in Fog of
+        War the view instead (``fog``)."""
         self.say("")
+        if fog is not None:
+            self.show_fog(fog, clocks, side)
+            return
         stack = board.move_stack
         if stack:
             last = stack[-1]
@@ -250,6 +304,25 @@ class HumanPlayer:
             self.say(f"Clocks: White {format_clock(wtime)}  Black {format_clock(btime)}{inc}")
         if board.is_check():
             self.say(f"{COLOUR[side]} is in check.")
+        if self.draw_offered_to_me:
+            self.say(f"{COLOUR[1 - side]} offers a draw: type 'draw' to accept, or move to "
+                     "decline.")
+
+    def show_fog(self, fog: FogSight, clocks: tuple, side: int) -> None:
+        """The view from ``side``'s side, ``?`` on fog; the lost cells; the own clock."""
+        if fog.own_last is not None or side == 1:
+            self.say(f"{COLOUR[1 - side]} has moved (Fog of War: you do not see where)."
+                     + (f" Your last move: {fog.own_last}." if fog.own_last else ""))
+        g = fog.board.variant.geometry
+        self.say(draw(g, lambda c: fog.letter_at(g.names[c]), flip=side == 1))
+        self.say(f"{FOG_MARK} = fog: you cannot see that cell.")
+        if fog.lost:
+            cells = ", ".join(fog.lost)
+            self.say(f"You lost a piece on {cells} (now out of sight).")
+        own, inc = clocks[side], clocks[2 + side]
+        if own is not None:
+            extra = f" (+{inc:g} s a move)" if inc else ""
+            self.say(f"Clock: {COLOUR[side]} {format_clock(own)}{extra}")
         if self.draw_offered_to_me:
             self.say(f"{COLOUR[1 - side]} offers a draw: type 'draw' to accept, or move to "
                      "decline.")
@@ -287,7 +360,7 @@ def play_in_terminal(variant: str, humans: tuple, engine=None, colour: int = 0,
     side ``colour``) or two (hot seat, White first). Draws the final position the
     referee reveals and the result; returns the record."""
     out = output if output is not None else sys.stdout
-    referee = referee or Referee()
+    referee = referee or referee_for(variant)
     if len(humans) == 2:
         white, black = humans
         white.opponent, black.opponent = black, white
@@ -330,8 +403,10 @@ def main(argv=None) -> int:
     colour = {"white": 0, "black": 1}.get(args.color, random.randrange(2))
     engine = None
     if args.two_humans:
-        # Issue 5: pass a curtain as between_turns here for Fog of War.
-        humans = (HumanPlayer("Human 1"), HumanPlayer("Human 2"))
+        # In Fog of War a curtain hides each player's view from the other.
+        hook = curtain if args.variant == "fogofwar" else None
+        humans = (HumanPlayer("Human 1", between_turns=hook),
+                  HumanPlayer("Human 2", between_turns=hook))
     else:
         humans = (HumanPlayer("Human"),)
         print(f"Starting {args.engine} ...", flush=True)

@@ -1,7 +1,8 @@
 """The human terminal mode (adapters/terminal.py) and the arbiter's player and referee
 hooks it stands on: a HumanPlayer fed a scripted input plays through play_game against
 the random-moving fake engine, or against a second HumanPlayer (hot seat), and the CLI
-runs end to end under pexpect and with piped input."""
+runs end to end under pexpect and with piped input. In Fog of War the human sees only
+the view, and a hot-seat game drops a curtain between the turns."""
 from __future__ import annotations
 
 import io
@@ -16,9 +17,11 @@ import pytest
 from adapterkit import REPO_ROOT, fake_command, replay
 from adapters import arbiter
 from adapters.arbiter import Clocks, GameOver, Referee, TimeControl, play_game
-from adapters.terminal import HumanPlayer, parse_clocks, parse_position, play_in_terminal
+from adapters.terminal import (CLEAR_SCREEN, HumanPlayer, curtain, parse_clocks, parse_position,
+                               play_in_terminal)
 from engine.board import Board
 from engine.drawing import draw
+from engine.fog import view
 
 TC = TimeControl(60.0, 1.0)          # a human's clock that a scripted input never runs out
 STARTUP = 30.0                       # hang guards, generous for a loaded machine
@@ -312,3 +315,101 @@ def test_cli_rejects_a_bad_option():
     proc = subprocess.run([sys.executable, "-m", "adapters.terminal", "--option", "Level"],
                           check=False, capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
     assert proc.returncode == 2 and "NAME=VALUE" in proc.stderr
+
+
+# -- Fog of War ---------------------------------------------------------------------------
+FOG_RANDOM = [sys.executable, str(REPO_ROOT / "scripts" / "fog_random.py")]
+FOG_GREEDY = [sys.executable, str(REPO_ROOT / "scripts" / "fog_greedy.py")]
+
+
+def fog_drawing(board: Board, side: str) -> str:
+    """``side``'s view of ``board`` drawn as the terminal must draw it: ``?`` on fog."""
+    v = view(board, side)
+    g = board.variant.geometry
+    return draw(g, lambda c: v.pieces.get(g.names[c]) if g.names[c] in v.visible else "?",
+                flip=side == "b")
+
+
+def fog_start_view_drawing(flip: bool = False) -> str:
+    """The start view: ``?`` on the opponent's half."""
+    return fog_drawing(Board("fogofwar"), "b" if flip else "w")
+
+
+def test_fog_human_sees_only_the_view(start_engine):
+    player, out = human("e2e4\nmoves\nquit\n")
+    rec = play_game(player, start_engine(FOG_RANDOM), "fogofwar", TC)
+    seen = out.getvalue()
+    assert fog_start_view_drawing() in seen
+    assert "? = fog: you cannot see that cell." in seen
+    assert "Black has moved (Fog of War: you do not see where). Your last move: e2e4." in seen
+    assert rec.moves[0] == "e2e4" and rec.moves[1] not in seen      # Black's move is hidden
+    assert "Clock: White 1:00 (+1 s a move)" in seen and "Black 1:00" not in seen
+    assert "Legal moves (" in seen and rec.termination == "abandoned: Tester quit"
+
+
+def test_fog_human_is_told_a_lost_cell(start_engine):
+    # The greedy engine's knight takes the a5 pawn, which White then cannot see.
+    fen = "4k3/1n6/8/P7/8/8/8/4K3 w - - 0 1"
+    player, out = human("e1e2\nquit\n")
+    rec = play_game(player, start_engine(FOG_GREEDY), "fogofwar", TC, start_fen=fen)
+    assert rec.moves == ["e1e2", "b7a5"]
+    seen = out.getvalue()
+    assert "You lost a piece on a5 (now out of sight)." in seen
+    after = replay(rec, fen)
+    assert fog_drawing(after, "w") in seen and "| n |" not in fog_drawing(after, "w")
+    assert "b7a5" not in seen
+
+
+def test_fog_human_moves_are_checked_against_the_view(start_engine):
+    # e3 holds a hidden knight: the pawn can go neither to e3 nor (through it) to e4.
+    fen = "4k3/8/8/8/8/4n1N1/4P3/4K3 w - - 0 1"
+    player, out = human("e2e4\ne2e3\ng3e4\nquit\n")
+    rec = play_game(player, start_engine(FOG_RANDOM), "fogofwar", TC, start_fen=fen)
+    seen = out.getvalue()
+    assert "e2e4 is not a legal move here" in seen and "e2e3 is not a legal move here" in seen
+    assert rec.moves[0] == "g3e4"
+
+
+def test_fog_hot_seat_curtain_between_turns():
+    stream, out = io.StringIO("\ne2e4\n\nd7d5\n\nquit\n"), io.StringIO()
+    a = HumanPlayer("Ann", stream, out, between_turns=curtain)
+    b = HumanPlayer("Bob", stream, out, between_turns=curtain)
+    rec = play_in_terminal("fogofwar", (a, b), tc=None, output=out)
+    assert rec.moves == ["e2e4", "d7d5"] and rec.termination == "abandoned: Ann quit"
+    seen = out.getvalue()
+    screens = seen.split(CLEAR_SCREEN)
+    prompts = [s for s in screens if "Pass the device" in s]
+    assert [p.strip() for p in prompts] == [
+        "Pass the device to White (Ann), then press Enter.",
+        "Pass the device to Black (Bob), then press Enter.",
+        "Pass the device to White (Ann), then press Enter."]
+    # Each screen between two curtains shows one player's view and prompt only.
+    views = [s for s in screens if "to move (" in s]
+    assert len(views) == 3
+    assert fog_start_view_drawing() in views[0] and "White to move (Ann)" in views[0]
+    assert fog_start_view_drawing(flip=True) in views[1] and "Black to move (Bob)" in views[1]
+    assert all(("White to move" in v) != ("Black to move" in v) for v in views)
+    assert "e2e4" not in views[1] and "Your last move: e2e4." in views[2]
+    assert seen.rstrip().endswith("Game over: * (abandoned: Ann quit)")   # then revealed
+
+
+def test_fog_curtain_end_of_input_abandons():
+    stream, out = io.StringIO(""), io.StringIO()
+    a = HumanPlayer("Ann", stream, out, between_turns=curtain)
+    b = HumanPlayer("Bob", stream, out, between_turns=curtain)
+    rec = play_in_terminal("fogofwar", (a, b), tc=None, output=out)
+    assert rec.moves == [] and rec.termination == "abandoned: Ann left the game"
+
+
+def test_cli_fog_two_humans_drops_the_curtain(tmp_path):
+    pgn = tmp_path / "fog.pgn"
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "play"), "--variant",
+                           "fogofwar", "--two-humans", "--tc", "none", "--pgn", str(pgn)],
+                          input="\ne2e4\n\ne7e5\n\nquit\n", check=False, capture_output=True,
+                          text=True, cwd=REPO_ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count(CLEAR_SCREEN) == 6
+    assert "Pass the device to Black (Human 2), then press Enter." in proc.stdout
+    assert "Game over: * (abandoned: Human 1 quit)" in proc.stdout
+    text = pgn.read_text()
+    assert '[Variant "Fog of War"]' in text and "1. e2e4 e7e5 *" in text
