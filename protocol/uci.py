@@ -311,6 +311,17 @@ def cmd_bench(session: UciSession, args: list[str]) -> None:
     session.send(*lines)
 
 
+def cmd_debug(session: UciSession, args: list[str]) -> None:
+    """`debug on|off` (2006 spec): accepted; Quantum has no extra debug output to switch.
+    cutechess-cli sends it under `-debug`."""
+    if len(args) != 1 or args[0] not in ("on", "off"):
+        raise ValueError("expected 'debug on' or 'debug off'")
+
+
+def cmd_register(session: UciSession, args: list[str]) -> None:
+    """`register ...` (2006 spec): Quantum needs no registration, so any form is accepted."""
+
+
 def cmd_d(session: UciSession, args: list[str]) -> None:
     session.send(*dialect.display_lines(session.engine))
 
@@ -333,6 +344,8 @@ COMMANDS: dict[str, Callable[[UciSession, list[str]], None]] = {
     "stop": cmd_stop,
     "ponderhit": cmd_ponderhit,
     "quit": cmd_quit,
+    "debug": cmd_debug,
+    "register": cmd_register,
     "d": cmd_d,
     "bench": cmd_bench,
 }

@@ -72,6 +72,14 @@ def test_isready(driver):
     assert driver.send("isready") == ["readyok"]
 
 
+@pytest.mark.parametrize("line", ["debug on", "debug off", "register later",
+                                  "register name Quantum code 1"])
+def test_debug_and_register_are_accepted_silently(driver, line):
+    """2006 spec commands: cutechess-cli sends `debug on` under -debug."""
+    assert driver.send(line) == []
+    assert driver.send("isready") == ["readyok"]
+
+
 def test_blank_lines_are_ignored(driver):
     assert driver.send("") == []
     assert driver.send("   \t ") == []
@@ -162,6 +170,8 @@ def test_ucinewgame_resets_the_position_but_not_the_variant(driver):
     ("go depth 2 searchmoves e2e4", "go: searchmoves: illegal move 'e2e4'"),
     ("go searchmoves d7d5 e2e4 depth 2", "go: searchmoves: illegal move 'e2e4'"),
     ("go searchmoves zz", "go: searchmoves: illegal move 'zz'"),
+    ("debug", "debug: expected 'debug on' or 'debug off'"),
+    ("debug maybe", "debug: expected 'debug on' or 'debug off'"),
     ("xyzzy 1 2", "unknown command 'xyzzy'"),
     ("Uci", "unknown command 'Uci'"),
     ("\x1b[2J", "unknown command '\\x1b[2J'"),
