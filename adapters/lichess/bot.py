@@ -1,0 +1,344 @@
+"""The bot: one thread reads the account's event stream and hands events to the main loop,
+which accepts or declines challenges and starts one thread per game. A game thread reads
+the game's stream, runs its own Quantum process (UciEngine) and posts moves and draw
+answers. Every stream is reopened when it drops; the decisions live in ``policy``.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+
+import berserk
+import requests
+from berserk.clients.base import BaseClient
+from berserk.exceptions import ApiError, ResponseError
+
+from adapters.lichess import policy
+from adapters.uci_engine import EngineError, UciEngine
+
+log = logging.getLogger("lichess")
+
+CONNECT_TIMEOUT = 10.0      # seconds to open a connection
+READ_TIMEOUT = 30.0         # seconds of silence before a stream counts as dropped
+                            # (lichess sends a keep-alive newline every few seconds)
+BACKOFF = (0.5, 1, 2, 5, 10)    # seconds between reconnection attempts
+MAX_RECONNECTS = 20         # consecutive failures before a game stream is given up
+USER_AGENT_VERSION = "0.1"
+
+
+@dataclass
+class Config:
+    url: str
+    token: str = field(repr=False)
+    engine: str
+    options: dict = field(default_factory=dict)      # UCI options for every game
+    challenges: policy.ChallengePolicy = field(default_factory=policy.ChallengePolicy)
+    max_games: int | None = None                     # stop after this many games
+    concurrency: int = 1
+    movetime_ms: int = 5000                          # for games without a clock
+    resign_when_mated: bool = False
+
+
+class _Session(berserk.TokenSession):
+    """A token session whose requests time out, so that a silent stream raises instead
+    of hanging (and is reopened)."""
+
+    def request(self, *args, **kwargs):
+        kwargs.setdefault("timeout", (CONNECT_TIMEOUT, READ_TIMEOUT))
+        return super().request(*args, **kwargs)
+
+
+class _BotExtras(BaseClient):
+    """Bot API endpoints berserk's ``Bots`` client lacks."""
+
+    def answer_draw(self, game_id: str, accept: bool) -> None:
+        self._r.post(f"/api/bot/game/{game_id}/draw/{'yes' if accept else 'no'}")
+
+
+def make_client(config: Config, username: str = "") -> tuple[berserk.Client, _BotExtras]:
+    """A client of its own for each thread (requests sessions are not thread-safe). The
+    User-Agent names the bot, as lichess asks; pychess.org tells bots apart by it."""
+    session = _Session(config.token)
+    session.headers["User-Agent"] = f"quantum-lichess-bridge/{USER_AGENT_VERSION} user:{username}"
+    base = config.url.rstrip("/") + "/"
+    return berserk.Client(session, base_url=base), _BotExtras(session, base_url=base)
+
+
+def _pause(failures: int, exc: Exception | None = None) -> None:
+    """Wait before reconnecting: a growing pause, a full minute after HTTP 429 (as lichess
+    asks)."""
+    if isinstance(exc, ResponseError) and exc.status_code == 429:
+        time.sleep(60)
+    else:
+        time.sleep(BACKOFF[min(failures, len(BACKOFF)) - 1])
+
+
+def _is_final(exc: Exception) -> bool:
+    """An HTTP 4xx answer other than 429: retrying the same request cannot help."""
+    return (isinstance(exc, ResponseError) and 400 <= exc.status_code < 500
+            and exc.status_code != 429)
+
+
+class Game:
+    """One game, from its stream's gameFull to the state whose status is not ``started``."""
+
+    def __init__(self, config: Config, game_id: str, username: str):
+        self.config, self.id, self.me = config, game_id, username.lower()
+        self.client, self.extras = make_client(config, username)
+        self.engine: UciEngine | None = None
+        self.color = "white"
+        self.initial_fen = "startpos"
+        self.score: policy.Score | None = None
+        self.moved_at: int | None = None        # plies on the board when we last moved
+        self.draw_answered_at: int | None = None
+        self.status = "started"
+        self.done = False
+
+    def run(self) -> str:
+        """Play until the game ends (or cannot go on); return its last status."""
+        failures = 0
+        try:
+            while not self.done:
+                error = None
+                try:
+                    for event in self.client.bots.stream_game_state(self.id):
+                        failures = 0
+                        self.handle(event)
+                        if self.done:
+                            break
+                    else:
+                        if not self.done:
+                            log.info("game %s: stream ended, reconnecting", self.id)
+                except (ApiError, requests.RequestException) as exc:
+                    if _is_final(exc):
+                        log.warning("game %s: %s; leaving the game", self.id, exc)
+                        break
+                    log.info("game %s: stream dropped (%s), reconnecting", self.id,
+                             type(exc).__name__)
+                    error = exc
+                if self.done:
+                    break
+                failures += 1
+                if failures > MAX_RECONNECTS:
+                    log.error("game %s: gave up after %d reconnections", self.id, failures)
+                    break
+                _pause(failures, error)
+        finally:
+            if self.engine is not None:
+                self.engine.quit()
+        return self.status
+
+    def handle(self, event: dict) -> None:
+        kind = event.get("type")
+        if kind == "gameFull":
+            self.start(event)
+            if not self.done:
+                self.on_state(event.get("state") or {})
+        elif kind == "gameState":
+            self.on_state(event)
+        elif kind == "opponentGone":
+            log.info("game %s: opponent gone: %s", self.id, event.get("gone"))
+
+    def start(self, full: dict) -> None:
+        key = (full.get("variant") or {}).get("key", "standard")
+        variant = policy.VARIANTS.get(key)
+        white = full.get("white") or {}
+        white_id = (white.get("id") or white.get("name") or "").lower()
+        self.color = "white" if white_id == self.me else "black"
+        self.initial_fen = full.get("initialFen") or "startpos"
+        if variant is None:
+            log.warning("game %s: variant %s is not supported; leaving it", self.id, key)
+            self.done = True
+            return
+        if self.engine is None:             # a reconnection keeps the engine
+            options = {**self.config.options, "UCI_Variant": variant}
+            self.engine = UciEngine(self.config.engine, options=options)
+            self.engine.new_game()
+            log.info("game %s: %s as %s against %s", self.id, key, self.color,
+                     (full.get("black" if self.color == "white" else "white") or {}).get("name"))
+
+    def on_state(self, state: dict) -> None:
+        self.status = state.get("status", "started")
+        if self.status != "started":
+            winner = state.get("winner")
+            log.info("game %s: over, %s%s", self.id, self.status,
+                     f", {winner} wins" if winner else "")
+            self.done = True
+            return
+        moves = (state.get("moves") or "").split()
+        offered = state.get("bdraw" if self.color == "white" else "wdraw")
+        if offered and self.draw_answered_at != len(moves):
+            self.answer_draw(len(moves))
+        if (policy.side_to_move(self.initial_fen, moves) == self.color
+                and self.moved_at != len(moves)):
+            self.play(state, moves)
+
+    def answer_draw(self, plies: int) -> None:
+        accept = policy.accept_draw(self.score, plies)
+        self.draw_answered_at = plies
+        log.info("game %s: draw offer %s (score %s)", self.id,
+                 "accepted" if accept else "declined", self.score)
+        try:
+            self.extras.answer_draw(self.id, accept)
+        except (ApiError, requests.RequestException) as exc:
+            log.warning("game %s: draw answer failed: %s", self.id, exc)
+
+    def play(self, state: dict, moves: list) -> None:
+        go_args = policy.go_command(state, self.config.movetime_ms)
+        position = policy.position_command(self.initial_fen, moves)
+        try:
+            best, _, _, info = self.engine.go(position, go_args,
+                                              policy.think_timeout(go_args, self.color))
+        except EngineError as exc:
+            # Once more with a fresh process; a second failure leaves the game to the clock.
+            log.error("game %s: engine failed (%s); restarting it", self.id, exc)
+            self.engine.kill()
+            self.engine = UciEngine(self.config.engine, options=self.engine.options)
+            best, _, _, info = self.engine.go(position, go_args,
+                                              policy.think_timeout(go_args, self.color))
+        self.score = policy.parse_score(info) or self.score
+        self.moved_at = len(moves)
+        if best in ("", "(none)", "0000"):
+            return
+        if (self.config.resign_when_mated and self.score is not None
+                and self.score.mate is not None and self.score.mate < 0):
+            log.info("game %s: mated in %d; resigning", self.id, -self.score.mate)
+            self.client.bots.resign_game(self.id)
+            return
+        for attempt in range(3):
+            try:
+                self.client.bots.make_move(self.id, best)
+                return
+            except (ApiError, requests.RequestException) as exc:
+                if _is_final(exc) or attempt == 2:
+                    log.warning("game %s: move %s refused: %s", self.id, best, exc)
+                    return
+                time.sleep(BACKOFF[attempt])
+
+
+class Bot:
+    def __init__(self, config: Config):
+        self.config = config
+        self.client, _ = make_client(config)
+        self.events: queue.Queue = queue.Queue()
+        self.games: dict[str, threading.Thread] = {}
+        self.accepted: set[str] = set()     # accepted challenges whose game has not begun
+        self.results: dict[str, str] = {}
+        self.me = ""                        # account id (lower case)
+        self.username = ""
+
+    def run(self) -> int:
+        """Serve until ``max_games`` games are over (forever without it); exit status."""
+        try:
+            account = self.client.account.get()
+        except (ApiError, requests.RequestException) as exc:
+            log.error("cannot log in to %s: %s", self.config.url, exc)
+            return 1
+        self.username = account.get("username") or account.get("id", "")
+        self.me = (account.get("id") or self.username).lower()
+        log.info("connected as %s to %s", self.username, self.config.url)
+        self.client, _ = make_client(self.config, self.username)
+        threading.Thread(target=self._read_events, daemon=True).start()
+        while not self._finished():
+            try:
+                event = self.events.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if isinstance(event, Exception):
+                log.error("event stream refused: %s", event)
+                return 1
+            self.handle(event)
+        for thread in self.games.values():
+            thread.join()
+        return 1 if "error" in self.results.values() else 0
+
+    def _finished(self) -> bool:
+        limit = self.config.max_games
+        return (limit is not None and len(self.results) >= limit
+                and not any(t.is_alive() for t in self.games.values()))
+
+    def _read_events(self) -> None:
+        client, _ = make_client(self.config, self.username)
+        failures = 0
+        while True:
+            error = None
+            try:
+                for event in client.bots.stream_incoming_events():
+                    failures = 0
+                    self.events.put(event)
+                log.info("event stream ended, reconnecting")
+            except (ApiError, requests.RequestException) as exc:
+                if _is_final(exc):
+                    self.events.put(exc)
+                    return
+                log.info("event stream dropped (%s), reconnecting", type(exc).__name__)
+                error = exc
+            failures += 1
+            _pause(failures, error)
+
+    def _active(self) -> int:
+        return sum(t.is_alive() for t in self.games.values())
+
+    def handle(self, event: dict) -> None:
+        kind = event.get("type")
+        if kind == "challenge":
+            self.on_challenge(event["challenge"])
+        elif kind == "gameStart":
+            game = event.get("game") or {}
+            self.start_game(game.get("gameId") or game.get("id"))
+        elif kind == "gameFinish":
+            game = event.get("game") or {}
+            log.info("game %s finished", game.get("gameId") or game.get("id"))
+        elif kind in ("challengeCanceled", "challengeDeclined"):
+            cid = (event.get("challenge") or {}).get("id")
+            self.accepted.discard(cid)
+            log.info("%s: %s", kind, cid)
+
+    def on_challenge(self, challenge: dict) -> None:
+        cid = challenge["id"]
+        challenger = ((challenge.get("challenger") or {}).get("id") or "").lower()
+        if challenger == self.me:
+            return                              # our own outgoing challenge
+        reason = policy.decline_reason(challenge, self.config.challenges)
+        # A challenge's game keeps its id; until its gameStart, it holds a slot too.
+        busy = self._active() + len(self.accepted)
+        limit = self.config.max_games
+        if reason is None and (busy >= self.config.concurrency or (
+                limit is not None and len(self.games) + len(self.accepted) >= limit)):
+            reason = "later"
+        variant = (challenge.get("variant") or {}).get("key")
+        try:
+            if reason is None:
+                log.info("accepting challenge %s (%s) from %s", cid, variant, challenger)
+                self.accepted.add(cid)
+                self.client.bots.accept_challenge(cid)
+            else:
+                log.info("declining challenge %s (%s) from %s: %s", cid, variant,
+                         challenger, reason)
+                self.client.bots.decline_challenge(cid, reason=reason)
+        except (ApiError, requests.RequestException) as exc:
+            self.accepted.discard(cid)
+            log.warning("challenge %s: %s", cid, exc)
+
+    def start_game(self, game_id: str | None) -> None:
+        self.accepted.discard(game_id)
+        if not game_id or game_id in self.games:
+            return                              # a replay after the stream reconnected
+        limit = self.config.max_games
+        if limit is not None and len(self.games) >= limit:
+            log.info("game %s: not played (max games reached)", game_id)
+            return
+
+        def play():
+            try:
+                self.results[game_id] = Game(self.config, game_id, self.username).run()
+            except Exception:
+                log.exception("game %s: failed", game_id)
+                self.results[game_id] = "error"
+
+        thread = threading.Thread(target=play, name=f"game-{game_id}", daemon=True)
+        self.games[game_id] = thread
+        thread.start()

@@ -1,0 +1,140 @@
+"""The bridge's decisions as pure functions of the Bot API's JSON: which challenges to take,
+when to agree to a draw, and what to tell the engine. No I/O here, so the unit tests call
+each one directly.
+
+Clock values arrive in milliseconds, as ints from ``gameFull`` and as ``timedelta`` from
+``gameState`` lines (berserk converts the top-level clock fields); both are accepted.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+# Server variant key -> Quantum's UCI_Variant. Lichess offers only "standard" of these;
+# pychess.org's Lichess-compatible Bot API also offers "grand" (ranks 1-10 in UCI moves,
+# as Fairy-Stockfish and Quantum write them). Lichess has no hexagonal chess.
+VARIANTS = {"standard": "chess", "grand": "grand"}
+
+# Variants of lichess we could name but do not play: chess960 and fromPosition need a
+# start position other than the variant's own (Quantum has no Chess960 castling), the
+# rest are other games.
+UNPLAYABLE = {"chess960", "fromPosition", "crazyhouse", "antichess", "atomic", "horde",
+              "kingOfTheHill", "racingKings", "threeCheck"}
+
+# Lichess sends this clock for unlimited and correspondence games.
+UNLIMITED_MS = 2_147_483_647
+
+# Draw rule (see docs/lichess.md): accept an offer when our last search said
+#   - we are clearly losing: mated, or at most DRAW_LOSING_CP; or
+#   - the game is level, |score| <= DRAW_LEVEL_CP, from move DRAW_LEVEL_FROM_MOVE on.
+# Otherwise decline. Without a score yet (no search so far) decline.
+DRAW_LOSING_CP = -300
+DRAW_LEVEL_CP = 30
+DRAW_LEVEL_FROM_MOVE = 40
+
+
+@dataclass(frozen=True)
+class ChallengePolicy:
+    """Which challenges to accept. ``variants`` are server keys (``standard``, ``grand``)."""
+
+    variants: tuple = ("standard",)
+    modes: tuple = ("casual", "rated")
+    allow_correspondence: bool = False       # and unlimited games (played with movetime)
+
+
+@dataclass(frozen=True)
+class Score:
+    """The engine's last score, from its own side: centipawns, or moves to mate
+    (negative: it is being mated)."""
+
+    cp: int | None = None
+    mate: int | None = None
+
+
+def decline_reason(challenge: dict, policy: ChallengePolicy) -> str | None:
+    """None to accept the challenge, else the Bot API's decline reason key."""
+    key = (challenge.get("variant") or {}).get("key", "standard")
+    if key not in policy.variants or key not in VARIANTS:
+        # "standard" reads to the challenger as "I only play standard chess".
+        return "standard" if tuple(policy.variants) == ("standard",) else "variant"
+    fen = challenge.get("initialFen")
+    if fen and fen != "startpos":
+        return "standard" if key == "standard" else "variant"
+    tc = challenge.get("timeControl") or {}
+    if tc.get("type", "clock") != "clock" and not policy.allow_correspondence:
+        return "timeControl"
+    mode = "rated" if challenge.get("rated") else "casual"
+    if mode not in policy.modes:
+        return "casual" if mode == "rated" else "rated"
+    return None
+
+
+def accept_draw(score: Score | None, plies: int) -> bool:
+    """Whether to accept the opponent's draw offer; ``plies`` played so far."""
+    if score is None:
+        return False
+    if score.mate is not None:
+        return score.mate < 0
+    if score.cp is None:
+        return False
+    if score.cp <= DRAW_LOSING_CP:
+        return True
+    move_number = plies // 2 + 1
+    return abs(score.cp) <= DRAW_LEVEL_CP and move_number >= DRAW_LEVEL_FROM_MOVE
+
+
+_SCORE = re.compile(r"\bscore (cp|mate) (-?\d+)")
+
+
+def parse_score(info_line: str) -> Score | None:
+    """The score of a UCI ``info`` line, or None when it carries none."""
+    found = _SCORE.search(info_line or "")
+    if not found:
+        return None
+    kind, value = found.group(1), int(found.group(2))
+    return Score(cp=value) if kind == "cp" else Score(mate=value)
+
+
+def millis(value) -> int | None:
+    """A Bot API clock field in milliseconds (int, float or timedelta), or None."""
+    if value is None:
+        return None
+    if isinstance(value, timedelta):
+        return int(value.total_seconds() * 1000)
+    return int(value)
+
+
+def side_to_move(initial_fen: str | None, moves: list) -> str:
+    """"white" or "black", from the game's initial position and the moves since."""
+    first = "w"
+    if initial_fen and initial_fen != "startpos":
+        fields = initial_fen.split()
+        first = fields[1] if len(fields) > 1 else "w"
+    white = (first == "w") == (len(moves) % 2 == 0)
+    return "white" if white else "black"
+
+
+def position_command(initial_fen: str | None, moves: list) -> str:
+    start = ("startpos" if not initial_fen or initial_fen == "startpos"
+             else f"fen {initial_fen}")
+    return f"position {start}" + (" moves " + " ".join(moves) if moves else "")
+
+
+def go_command(state: dict, fallback_movetime_ms: int) -> str:
+    """The ``go`` arguments for a gameState: both clocks and increments, or ``movetime``
+    when the game has no clock (unlimited, correspondence)."""
+    wtime, btime = millis(state.get("wtime")), millis(state.get("btime"))
+    if wtime is None or btime is None or max(wtime, btime) >= UNLIMITED_MS:
+        return f"movetime {fallback_movetime_ms}"
+    winc, binc = millis(state.get("winc")) or 0, millis(state.get("binc")) or 0
+    return f"wtime {max(wtime, 1)} btime {max(btime, 1)} winc {winc} binc {binc}"
+
+
+def think_timeout(go_args: str, color: str, grace_s: float = 10.0) -> float:
+    """Seconds to wait for ``bestmove`` after ``go_args`` before calling the engine hung:
+    our own clock (the engine spends a fraction of it) or the movetime, plus a grace."""
+    fields = go_args.split()
+    values = dict(zip(fields[::2], fields[1::2]))
+    budget = values.get("movetime") or values.get("wtime" if color == "white" else "btime", 0)
+    return int(budget) / 1000 + grace_s

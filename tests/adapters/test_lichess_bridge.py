@@ -1,0 +1,213 @@
+"""The Lichess bridge (adapters/lichess) against a fake Bot API server on 127.0.0.1
+(tests/adapters/fake_lichess.py), and its decisions as pure functions.
+
+Each game test runs the real bridge as a process (``python -m adapters.lichess``) with
+Quantum as its engine and a 10 s + 0.1 s clock; the server referees every move. The
+timeouts are hang guards, not measurements.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import timedelta
+
+import pytest
+
+pytest.importorskip("berserk")
+
+from adapterkit import REPO_ROOT
+from engine.board import Board
+from fake_lichess import FakeLichess, Opponent
+
+from adapters.lichess import policy
+
+TOKEN = "lip_test-token-never-logged"
+BOT_TIMEOUT = 120       # hang guard for one bot run
+
+
+@pytest.fixture
+def server():
+    fake = FakeLichess(token=TOKEN).start()
+    yield fake
+    fake.stop()
+
+
+def run_bot(server: FakeLichess, *args: str, token_file: str | None = None):
+    """Run the bridge until it has played ``--max-games`` (1 by default); return the
+    finished process (stdout, stderr as text)."""
+    env = {**os.environ, "LICHESS_BOT_TOKEN": "" if token_file else TOKEN}
+    argv = [sys.executable, "-m", "adapters.lichess", "--url", server.url, *args]
+    if "--max-games" not in args:
+        argv += ["--max-games", "1"]
+    if token_file:
+        argv += ["--token-file", token_file]
+    proc = subprocess.run(argv, check=False, cwd=REPO_ROOT, env=env, capture_output=True,
+                          text=True, timeout=BOT_TIMEOUT)
+    assert TOKEN not in proc.stdout + proc.stderr, "the token was logged"
+    return proc
+
+
+def assert_bot_moves_legal(game) -> None:
+    """Replay the game with Quantum's own rules: every move legal, none refused."""
+    assert game.rejected == []
+    board = Board("chess" if game.variant == "standard" else game.variant)
+    for move in game.moves:
+        assert move in board.legal_moves(), f"{move} illegal in {board.fen()}"
+        board.push(move)
+
+
+# -- whole games through the server ------------------------------------------------------
+
+def test_plays_a_standard_game_to_its_end_through_a_dropped_stream(server, tmp_path):
+    server.drop_stream_at_ply = 6           # the game stream is cut once, mid game
+    cid = server.challenge("standard", bot_color="white",
+                           opponent=Opponent(seed=7, resign_at_ply=40))
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "\n")
+    proc = run_bot(server, "--log-level", "DEBUG", token_file=str(token_file))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    game = server.game_of(cid)
+    assert game is not None and server.challenges[cid]["status"] == "accepted"
+    assert game.status in ("mate", "resign", "stalemate", "draw"), game.status
+    assert game.status != "outoftime"
+    assert game.stream_opened >= 2, "the bridge did not reconnect to the game stream"
+    assert_bot_moves_legal(game)
+    assert len(game.bot_moves) >= 5
+    # Every request after the login names the bot (pychess.org routes by it).
+    assert any(ua.endswith("user:QuantumBot") for ua in server.user_agents)
+
+
+def test_declines_crazyhouse_and_plays_grand(server):
+    zh = server.challenge("crazyhouse")
+    grand = server.challenge("grand", bot_color="black",
+                             opponent=Opponent(seed=3, resign_at_ply=14))
+    proc = run_bot(server, "--variants", "standard,grand")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert server.challenges[zh]["status"] == "declined"
+    assert server.challenges[zh]["reason"] == "variant"
+    game = server.game_of(grand)
+    # The opponent resigns at ply 14 unless mated before.
+    assert game.variant == "grand" and game.status in ("resign", "mate")
+    assert game.winner == "black"
+    assert_bot_moves_legal(game)
+    assert len(game.bot_moves) >= 6
+
+
+def test_declines_grand_by_default_and_a_second_game_while_busy(server):
+    grand = server.challenge("grand")
+    std = server.challenge("standard", opponent=Opponent(resign_at_ply=2))
+    second = server.challenge("standard")
+    proc = run_bot(server)                  # --variants standard, --concurrency 1
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert server.challenges[grand]["reason"] == "standard"
+    assert server.game_of(std).status == "resign"
+    assert server.challenges[second]["reason"] == "later"
+
+
+def test_answers_a_draw_offer(server):
+    cid = server.challenge("standard", opponent=Opponent(seed=5, offer_draw_at_ply=4,
+                                                         resign_at_ply=10))
+    proc = run_bot(server)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    game = server.game_of(cid)
+    # Offered at ply 4, long before move 40, and a random mover is no threat: declined.
+    assert game.draw_answers == [(4, "no")]
+    assert game.status in ("resign", "mate") and game.winner == "white"
+    assert_bot_moves_legal(game)
+
+
+def test_leaves_an_aborted_game_cleanly(server):
+    cid = server.challenge("standard", bot_color="black",
+                           opponent=Opponent(abort_on_start=True))
+    proc = run_bot(server)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr
+    assert "over, aborted" in proc.stderr
+    game = server.game_of(cid)
+    assert game.status == "aborted" and game.bot_moves == []
+
+
+def test_refuses_to_start_with_a_wrong_token(server):
+    proc = subprocess.run(
+        [sys.executable, "-m", "adapters.lichess", "--url", server.url, "--max-games", "1"],
+        check=False, cwd=REPO_ROOT, env={**os.environ, "LICHESS_BOT_TOKEN": "wrong"},
+        capture_output=True, text=True, timeout=BOT_TIMEOUT)
+    assert proc.returncode != 0
+    assert "401" in proc.stderr
+
+
+# -- decisions ---------------------------------------------------------------------------
+
+def challenge(variant="standard", rated=False, tc_type="clock", fen=None) -> dict:
+    body = {"id": "c1", "variant": {"key": variant}, "rated": rated,
+            "timeControl": {"type": tc_type, "limit": 60, "increment": 1}}
+    if fen:
+        body["initialFen"] = fen
+    return body
+
+
+@pytest.mark.parametrize("ch, pol, reason", [
+    (challenge(), policy.ChallengePolicy(), None),
+    (challenge("grand"), policy.ChallengePolicy(variants=("standard", "grand")), None),
+    (challenge("grand"), policy.ChallengePolicy(), "standard"),
+    (challenge("crazyhouse"), policy.ChallengePolicy(variants=("standard", "grand")), "variant"),
+    (challenge("chess960"), policy.ChallengePolicy(), "standard"),
+    (challenge("fromPosition", fen="8/8/8/8/8/8/8/K6k w - - 0 1"),
+     policy.ChallengePolicy(), "standard"),
+    (challenge(fen="8/8/8/8/8/8/8/K6k w - - 0 1"), policy.ChallengePolicy(), "standard"),
+    (challenge(tc_type="correspondence"), policy.ChallengePolicy(), "timeControl"),
+    (challenge(tc_type="correspondence"),
+     policy.ChallengePolicy(allow_correspondence=True), None),
+    (challenge(rated=True), policy.ChallengePolicy(modes=("casual",)), "casual"),
+    (challenge(rated=False), policy.ChallengePolicy(modes=("rated",)), "rated"),
+])
+def test_decline_reason(ch, pol, reason):
+    assert policy.decline_reason(ch, pol) == reason
+
+
+@pytest.mark.parametrize("score, plies, accept", [
+    (None, 100, False),                                 # no search yet
+    (policy.Score(cp=0), 40, False),                    # level, but only move 21
+    (policy.Score(cp=25), 78, True),                    # move 40: level enough
+    (policy.Score(cp=-30), 100, True),
+    (policy.Score(cp=31), 100, False),                  # better than level: play on
+    (policy.Score(cp=-120), 100, False),                # worse, not lost
+    (policy.Score(cp=-300), 10, True),                  # clearly losing
+    (policy.Score(mate=-3), 10, True),                  # being mated
+    (policy.Score(mate=4), 100, False),                 # mating
+])
+def test_accept_draw(score, plies, accept):
+    assert policy.accept_draw(score, plies) is accept
+
+
+def test_parse_score():
+    assert policy.parse_score("info depth 9 score cp -42 nodes 1 pv e2e4") == policy.Score(cp=-42)
+    assert policy.parse_score("info depth 9 score mate -2 pv e2e4") == policy.Score(mate=-2)
+    assert policy.parse_score("info string hello") is None
+    assert policy.parse_score("") is None
+
+
+def test_go_command_from_state():
+    state = {"wtime": 60000, "btime": timedelta(seconds=59.5), "winc": 1000,
+             "binc": timedelta(seconds=1)}
+    assert policy.go_command(state, 5000) == "wtime 60000 btime 59500 winc 1000 binc 1000"
+    assert policy.go_command({"wtime": 0, "btime": 10}, 5000) == \
+        "wtime 1 btime 10 winc 0 binc 0"
+    unlimited = {"wtime": policy.UNLIMITED_MS, "btime": policy.UNLIMITED_MS}
+    assert policy.go_command(unlimited, 5000) == "movetime 5000"
+    assert policy.go_command({}, 700) == "movetime 700"
+    assert policy.think_timeout("wtime 3000 btime 9000 winc 0 binc 0", "white", 1) == 4
+    assert policy.think_timeout("wtime 3000 btime 9000 winc 0 binc 0", "black", 1) == 10
+    assert policy.think_timeout("movetime 500", "black", 1) == 1.5
+
+
+def test_position_and_turn():
+    assert policy.position_command("startpos", []) == "position startpos"
+    assert policy.position_command(None, ["e2e4"]) == "position startpos moves e2e4"
+    fen = Board("grand").fen()
+    assert policy.position_command(fen, ["e3e5"]) == f"position fen {fen} moves e3e5"
+    assert policy.side_to_move("startpos", []) == "white"
+    assert policy.side_to_move("startpos", ["e2e4"]) == "black"
+    assert policy.side_to_move("8/8/8/8/8/8/8/K6k b - - 0 1", []) == "black"
+    assert policy.side_to_move("8/8/8/8/8/8/8/K6k b - - 0 1", ["h1g1"]) == "white"
