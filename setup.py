@@ -4,7 +4,7 @@ import os
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-MODULES = ["tables", "position", "movegen", "board", "evaluate", "tt", "search"]
+MODULES = ["tables", "position", "movegen", "board", "evaluate", "tt", "search", "particles"]
 DEBUG = os.environ.get("QUANTUM_DEBUG") == "1"
 
 directives = {
