@@ -13,12 +13,15 @@ import random
 import threading
 
 from engine import levels
+from engine.belief import Belief, FogHistory, check_history
 from engine.board import Board
 from engine.deepening import BestMove, GoLimits, SearchInfo, think
 from engine.eval_tables import eval_tables
+from engine.fog import view_board, view_moves
+from engine.fogsearch import think_fog
 from engine.search import Searcher
 from engine.tt import TranspositionTable
-from engine.variant import resolve_name
+from engine.variant import load_variant, resolve_name
 
 DEFAULT_VARIANT = "chess"
 # Perft beyond this would run for days on any variant; the limit turns a typo into an error.
@@ -62,6 +65,8 @@ class Engine:
         self.level = "hard"
         self.limit_strength = False
         self.elo = 1500
+        self._fog: FogHistory | None = None     # set: the position is a Fog of War history
+        self._belief: Belief | None = None      # kept between fog positions of one game
 
     # -- settings (option callbacks call these) -----------------------------------------
     def set_hash(self, mb: int) -> None:
@@ -116,11 +121,19 @@ class Engine:
         searcher, box = Searcher(), _ClockBox()
         tt, multipv, overhead, rng = self._tt, self.multipv, self.move_overhead_ms, self._rng
         self._clock_box, self._searcher = box, searcher
+        fog = self._fog
+        if fog is not None and self._belief is None:
+            self._belief = Belief(self._variant)
+        belief = self._belief
 
         def run():
             try:
-                best = think(searcher, board, ev, tt, limits, multipv, overhead, strength,
-                             on_info, box, rng)
+                if fog is not None:
+                    best = think_fog(searcher, belief, fog, ev, tt, limits, overhead, strength,
+                                     on_info, box, rng)
+                else:
+                    best = think(searcher, board, ev, tt, limits, multipv, overhead, strength,
+                                 on_info, box, rng)
             except Exception as exc:  # never leave a GUI waiting without a bestmove
                 on_info(SearchInfo(depth=0, string=f"error internal: search: {exc!r}"))
                 moves = board.legal_moves()
@@ -173,6 +186,8 @@ class Engine:
 
         .. warning:: This is the live board, for reading. Change the position only
            through ``set_position``, so that a later search never sees a half-made change.
+           After ``set_fog_position`` it is the last view's board (``engine.fog.view_board``:
+           fog drawn empty, the unseen enemy king placed somewhere), not a true position.
         """
         return self._board
 
@@ -186,12 +201,14 @@ class Engine:
         self.stop()
         self.wait()
         self._variant, self._board = canonical, board
+        self._fog = self._belief = None
 
     def new_game(self) -> None:
         """Forget the game: back to the start position, with an empty hash table."""
         self.stop()
         self.wait()
         self._board = Board(self._variant)
+        self._fog = self._belief = None
         self._tt.clear()
 
     def set_position(self, fen: str | None, moves: list[str] | tuple[str, ...] = ()) -> None:
@@ -211,6 +228,44 @@ class Engine:
         self.stop()
         self.wait()
         self._board = board
+        self._fog = None
+
+    @property
+    def fog(self) -> FogHistory | None:
+        """The Fog of War history being played (``set_fog_position``), or None when the
+        position is a true one."""
+        return self._fog
+
+    @property
+    def belief(self) -> Belief | None:
+        """The Fog of War belief of the game (updated by each fog ``go``), or None."""
+        return self._belief
+
+    def set_fog_position(self, history: FogHistory) -> None:
+        """Play Fog of War from ``history``: the views this side received, the lost cells
+        and its own moves (docs/protocol.md, ``position fog``). ``go`` then searches
+        positions drawn from the belief and plays a move the last view allows.
+
+        All or nothing, like ``set_position``: ValueError when the variant has no fog
+        (Fog of War is the variant whose royal piece is captured, not checkmated) or the
+        history contradicts itself (``engine.belief.check_history``); nothing changes.
+        """
+        variant = load_variant(self._variant)
+        if variant.royal_check or not variant.royal_type:
+            raise ValueError(f"position fog needs a Fog of War variant, not {self._variant}")
+        old = self._fog
+        start = len(old.views) if old is not None and history.extends(old) else 0
+        check_history(history, variant, start)
+        board = view_board(history.last, variant=variant)
+        self.stop()
+        self.wait()
+        self._board, self._fog = board, history
+
+    def legal_moves(self) -> list[str]:
+        """The moves of the current position; in a fog history, those its view allows."""
+        if self._fog is not None:
+            return view_moves(self._fog.last, load_variant(self._variant))
+        return self._board.legal_moves()
 
     def perft_divide(self, depth: int) -> list[tuple[str, int]]:
         """Leaf counts per legal root move at ``depth`` (1..MAX_PERFT_DEPTH).
@@ -220,4 +275,6 @@ class Engine:
         """
         if not 1 <= depth <= MAX_PERFT_DEPTH:
             raise ValueError(f"perft depth must be 1..{MAX_PERFT_DEPTH}, not {depth}")
+        if self._fog is not None:
+            raise ValueError("perft needs a true position (position startpos|fen), not fog views")
         return self._board.perft_divide(depth)

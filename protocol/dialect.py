@@ -5,18 +5,28 @@
   position to the variant's start.
 * ``go perft N`` (Stockfish): the divide report of ``engine.notation.perft_lines``.
 * ``d`` (Stockfish): a drawing of the board and facts about the position.
+* ``position fog view <view FEN> [lost <cells>] [move <uci> view ...]...``: a Fog of War
+  game as this side observed it (docs/protocol.md); :func:`parse_fog_position` reads it.
 
 Everything here is pure (engine in, lines out), so ``protocol.uci`` keeps all I/O.
 Later extensions (dice input, fog observations) belong here too.
 """
 from __future__ import annotations
 
+from engine.belief import FogHistory
 from engine.engine import DEFAULT_VARIANT, Engine
+from engine.fog import parse_view_fen
 from engine.notation import perft_lines
-from engine.variant import resolve_name, variant_names
+from engine.variant import load_variant, resolve_name, variant_names
 from protocol.options import Option
 
 VARIANT_OPTION = "UCI_Variant"
+FOG_WORDS = ("view", "lost", "move")
+ECHO_LIMIT = 60             # as protocol.uci: an echoed word is cut to this many characters
+
+
+def _quote(word: str) -> str:
+    return repr(word[:ECHO_LIMIT]) + ("..." if len(word) > ECHO_LIMIT else "")
 
 
 def variant_option() -> Option:
@@ -31,10 +41,64 @@ def perft_report(engine: Engine, depth: int) -> list[str]:
     return perft_lines(engine.perft_divide(depth))
 
 
+def parse_fog_position(args: list[str], variant: str) -> FogHistory:
+    """The words after ``position fog``: ``view <FEN> [lost <cell>...]`` groups joined by
+    ``move <uci>``, ending with a view. A view FEN has the variant's FEN field count (6 in
+    chess). ValueError naming the fault; whether the history makes sense is the engine's
+    check (``engine.belief.check_history``)."""
+    v = load_variant(variant)
+    nfields = 6 if v.spec.fen_castling_field else 5
+    views, lost, moves = [], [], []
+    i = 0
+    while True:
+        n = len(views) + 1
+        if i >= len(args) or args[i] != "view":
+            got = _quote(args[i]) if i < len(args) else "the end of the line"
+            raise ValueError(f"expected 'view' (view {n}), not {got}")
+        fen = args[i + 1:i + 1 + nfields]
+        if len(fen) < nfields or any(word in FOG_WORDS for word in fen):
+            raise ValueError(f"view {n} needs a FEN of {nfields} fields")
+        try:
+            views.append(parse_view_fen(" ".join(fen), v))
+        except ValueError as exc:
+            raise ValueError(f"view {n}: {exc}") from None
+        i += 1 + nfields
+        cells = []
+        if i < len(args) and args[i] == "lost":
+            i += 1
+            while i < len(args) and args[i] not in FOG_WORDS:
+                if args[i] not in v.geometry.names:
+                    raise ValueError(f"lost cell {_quote(args[i])} of view {n} is not a cell")
+                cells.append(args[i])
+                i += 1
+            if not cells:
+                raise ValueError(f"'lost' after view {n} names no cell")
+        lost.append(frozenset(cells))
+        if i == len(args):
+            break
+        if args[i] != "move":
+            raise ValueError(f"expected 'move' or the end after view {n}, not {_quote(args[i])}")
+        if i + 1 == len(args):
+            raise ValueError(f"'move' after view {n} needs a move")
+        moves.append(args[i + 1].lower())
+        i += 2
+    return FogHistory(tuple(views), tuple(lost), tuple(moves))
+
+
 def display_lines(engine: Engine) -> list[str]:
     """What ``d`` prints: the drawing, the FEN, and what a user checks next."""
     board = engine.board
     lines = board.draw().split("\n")
+    fog = engine.fog
+    if fog is not None:
+        belief = engine.belief
+        lines += ["",
+                  f"Fog view: {fog.last.fen}",
+                  f"Views: {len(fog.views)}",
+                  f"Belief: {len(belief) if belief is not None else 0} positions",
+                  f"Side to move: {'white' if fog.side == 'w' else 'black'}",
+                  f"Legal moves: {len(engine.legal_moves())}"]
+        return lines
     lines += ["",
               f"Fen: {board.fen()}",
               f"Key: {board.key:016X}",

@@ -264,6 +264,10 @@ def cmd_setoption(session: UciSession, args: list[str]) -> None:
 
 
 def cmd_position(session: UciSession, args: list[str]) -> None:
+    if args and args[0] == "fog":
+        history = dialect.parse_fog_position(args[1:], session.engine.variant)
+        session.engine.set_fog_position(history)
+        return
     command = parse_position(args)
     session.engine.set_position(command.fen, command.moves)
 
@@ -275,7 +279,7 @@ def cmd_go(session: UciSession, args: list[str]) -> None:
         session.engine.wait()
         session.send(*dialect.perft_report(session.engine, limits.perft))
         return
-    legal = session.engine.board.legal_moves()
+    legal = session.engine.legal_moves()
     wanted = [m.lower() for m in limits.searchmoves]
     bad = [m for m in wanted if m not in legal]
     if bad:

@@ -1,0 +1,280 @@
+"""Fog of War engine: the belief (engine/belief.py, engine/particles.pyx) and the search
+from views (engine/fogsearch.py), driven by seeded random true games whose views come
+from engine/fog.py, sent as the `position fog` message of docs/protocol.md.
+
+Every search here has a fixed node or depth limit: nothing measures time.
+"""
+from __future__ import annotations
+
+import pytest
+
+from engine import fog, particles
+from engine.belief import Belief, FogHistory, check_history
+from engine.board import Board
+from engine.deepening import GoLimits
+from engine.engine import Engine
+from engine.fogsearch import CLIP, king_capture
+from engine.variant import load_variant
+from fogkit import fog_turns, random_game
+from protocol.dialect import parse_fog_position
+from testkit import chess_fen
+
+VARIANT = load_variant("fogofwar")
+
+
+def history(command: str) -> FogHistory:
+    words = command.split()
+    assert words[:2] == ["position", "fog"]
+    return parse_fog_position(words[2:], "fogofwar")
+
+
+def last_only(h: FogHistory) -> FogHistory:
+    return FogHistory(h.views[-1:], h.lost[-1:], ())
+
+
+def key_of(board: Board) -> bytes:
+    return particles.key(particles.from_board(board))
+
+
+def consistent(belief: Belief, h: FogHistory) -> bool:
+    code = particles.ViewCode(VARIANT, h.last, h.lost[-1])
+    return all(code.matches_particle(p) for p in belief.particles)
+
+
+# -- the view in C ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(4))
+def test_view_code_agrees_with_fog_view(seed):
+    """particles.ViewCode says a position shows a view exactly when engine.fog.view gives
+    that view (halfmove field aside) and engine.fog.lost_cells those lost cells: checked
+    on every sibling of each true position (the other replies the opponent had)."""
+    boards, moves = random_game(100 + seed, 50)
+    checked = 0
+    for i in range(1, len(boards)):
+        board, before = boards[i], boards[i - 1]
+        if board.outcome() is not None:
+            break
+        side = board.turn
+        seen = fog.view(board, side)
+        code = particles.ViewCode(VARIANT, seen, fog.lost_cells(before, board, side))
+        assert code.matches(board)
+        for reply in before.legal_moves():
+            other = before.copy()
+            other.push(reply)
+            if other.outcome() is not None:
+                continue
+            same = fog.view(other, side).fen.split() == seen.fen.split() and \
+                fog.lost_cells(before, other, side) == fog.lost_cells(before, board, side)
+            assert code.matches(other) == same, (before.fen(), reply, moves[i - 1])
+            checked += 1
+    assert checked > 500
+
+
+def test_particle_round_trip():
+    boards, _ = random_game(7, 60)
+    for board in boards:
+        data = particles.from_board(board)
+        assert particles.to_board(VARIANT, data).fen() == board.fen()
+        assert particles.key(data) == data[:-1]
+
+
+# -- the belief -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5, 6, 8])     # games whose belief stays small
+@pytest.mark.parametrize("side", "wb")
+def test_uncapped_belief_holds_the_true_position(seed, side):
+    """Tracked exactly from the start position, the belief contains the true position at
+    every turn and never needs a rebuild; every particle shows the received view. (Some
+    random games reach 10^5 to 10^6 positions in 14 plies: too slow for the suite.)"""
+    boards, moves = random_game(seed, 14)
+    belief = Belief(cap=10 ** 9)
+    for turn in fog_turns(boards, moves, side):
+        h = history(turn.command)
+        belief.update(h)
+        assert key_of(turn.board) in {particles.key(p) for p in belief.particles}
+        assert not belief.rebuilt
+        assert consistent(belief, h)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_capped_belief_stays_consistent(seed):
+    """A small cap samples the true position away and forces rebuilds; the particles
+    still show every view as it arrives, and never exceed the cap."""
+    boards, moves = random_game(20 + seed, 90)
+    for side in "wb":
+        belief = Belief(cap=8, seed=seed)
+        for turn in fog_turns(boards, moves, side):
+            h = history(turn.command)
+            belief.update(h)
+            assert 0 < len(belief) <= 8
+            assert consistent(belief, h)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rebuilt_from_the_last_view_only(seed):
+    """A history of one mid-game view is rebuilt by placing the enemy material in the
+    fog: the particles show that view and respect the pawn and king rules."""
+    boards, moves = random_game(40 + seed, 70)
+    for side in "wb":
+        for turn in fog_turns(boards, moves, side)[5::6]:
+            h = last_only(history(turn.command))
+            belief = Belief(seed=seed)
+            belief.update(h)
+            assert belief.rebuilt and len(belief) > 0
+            assert consistent(belief, h)
+            for board in belief.boards(20):
+                placement = board.fen().split()[0]
+                assert placement.count("k") == 1 and placement.count("K") == 1
+                rows = placement.split("/")
+                assert "p" not in rows[0] + rows[7] and "P" not in rows[0] + rows[7]
+
+
+def test_cached_belief_extends_and_restarts():
+    """update() continues from the cache when the new history extends the old one (same
+    set as a fresh belief when uncapped), and starts over otherwise."""
+    boards, moves = random_game(3, 14)
+    turns = fog_turns(boards, moves, "w")
+    cached = Belief(cap=10 ** 9)
+    for turn in turns:
+        cached.update(history(turn.command))
+    fresh = Belief(cap=10 ** 9, replay_cap=10 ** 9)
+    fresh.update(history(turns[-1].command))
+    assert sorted(map(particles.key, cached.particles)) == \
+        sorted(map(particles.key, fresh.particles))
+    other_boards, other_moves = random_game(4, 10)
+    other = fog_turns(other_boards, other_moves, "w")[-1]
+    cached.update(history(other.command))
+    assert key_of(other.board) in {particles.key(p) for p in cached.particles}
+
+
+def test_black_first_view_is_exact():
+    """Black's first view follows one unknown White move from the known start: the belief
+    is exactly the White moves that show that view."""
+    start = Board("fogofwar")
+    start.push("g1f3")
+    h = FogHistory((fog.view(start, "b"),), (frozenset(),), ())
+    belief = Belief()
+    belief.update(h)
+    expected = set()
+    for move in Board("fogofwar").legal_moves():
+        b = Board("fogofwar")
+        b.push(move)
+        if fog.view(b, "b").fen == h.last.fen:
+            expected.add(key_of(b))
+    assert {particles.key(p) for p in belief.particles} == expected
+    assert len(expected) == 20         # Black sees nothing of White's half: all 20 moves
+
+
+# -- the history checks -----------------------------------------------------------------------
+
+START_W = "********/********/********/********/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def test_history_contradictions():
+    boards, moves = random_game(11, 12)
+    good = history(fog_turns(boards, moves, "w")[-1].command)
+    check_history(good)
+    v = good.views
+    with pytest.raises(ValueError, match="not allowed"):
+        check_history(FogHistory(v[:2], good.lost[:2], ("e2e5",)))
+    with pytest.raises(ValueError, match="fullmove"):
+        check_history(FogHistory((v[0], v[2]), good.lost[:2], good.moves[:1]))
+    black = fog.view(Board("fogofwar"), "b")
+    with pytest.raises(ValueError, match="view 2 is b's"):
+        check_history(FogHistory((v[0], black), good.lost[:2], good.moves[:1]))
+    with pytest.raises(ValueError, match="visible"):
+        check_history(FogHistory(v[:1], (frozenset({"e2"}),), ()))
+    # The own pieces after a move must be those the move left (a knight that did not move).
+    after = fog.parse_view_fen(
+        "********/********/********/********/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    with pytest.raises(ValueError, match="own pieces"):
+        check_history(FogHistory((fog.parse_view_fen(START_W), after), (frozenset(),) * 2,
+                                 ("g1f3",)))
+
+
+# -- the search --------------------------------------------------------------------------------
+
+def fog_engine(h: FogHistory) -> Engine:
+    e = Engine("fogofwar")
+    e.set_fog_position(h)
+    return e
+
+
+def single_view(fen: str) -> FogHistory:
+    return FogHistory((fog.parse_view_fen(fen),), (frozenset(),), ())
+
+
+def test_takes_a_visible_king():
+    """rules/fog.md: the game ends when a king is captured. A king in sight is taken
+    without a search."""
+    board = Board("fogofwar", chess_fen({"e1": "K", "d1": "Q", "d8": "k", "a7": "p"}, "w"))
+    h = single_view(fog.view(board, "w").fen)
+    assert king_capture(h, fog.view_moves(h.last), VARIANT) == "d1d8"
+    best, infos = fog_engine(h).search_sync(GoLimits(depth=3))
+    assert best.move == "d1d8"
+    assert any(i.string == "fog king capture" for i in infos)
+
+
+def test_keeps_the_king_covered():
+    """The rook on e2 shields the king from the rook on e8; taking the knight on a2 would
+    leave the king capturable in every sample: vetoed, and scored as a loss."""
+    board = Board("fogofwar", chess_fen({"e1": "K", "e2": "R", "h2": "P", "g2": "P",
+                                         "e8": "r", "a2": "n", "g8": "k", "h7": "p"}, "w"))
+    h = single_view(fog.view(board, "w").fen)
+    assert "e2a2" in fog.view_moves(h.last)
+    best, infos = fog_engine(h).search_sync(GoLimits(depth=2))
+    assert best.move in fog.view_moves(h.last)
+    assert not particles.king_exposed(board, [best.move])[best.move], best.move
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bestmove_is_a_view_move(seed):
+    """Across random fog games (about 50 positions in all), the engine answers each
+    position fog message with a move its last view allows, which is a legal move of the
+    true position; it reports its belief and a scored info line."""
+    boards, moves = random_game(60 + seed, 44)
+    engine = Engine("fogofwar")
+    for side in "wb":
+        for turn in fog_turns(boards, moves, side)[::4]:
+            h = history(turn.command)
+            engine.set_fog_position(h)
+            best, infos = engine.search_sync(GoLimits(nodes=20000))
+            assert best.move in fog.view_moves(h.last)
+            assert best.move in turn.board.legal_moves()
+            strings = [i.string for i in infos if i.string]
+            assert any(s.startswith("fog belief ") for s in strings) or \
+                strings == ["fog king capture"], strings
+            scored = [i for i in infos if not i.string and i.depth > 0]
+            assert scored or strings == ["fog king capture"]
+            assert all(abs(i.score) <= CLIP for i in scored)
+
+
+def test_own_clock_only():
+    """`go` may carry only the side's own clock (docs/protocol.md): btime/binc for Black."""
+    boards, moves = random_game(5, 9)
+    turn = fog_turns(boards, moves, "b")[-1]
+    engine = fog_engine(history(turn.command))
+    best, infos = engine.search_sync(GoLimits(btime=2000, binc=20, nodes=20000))
+    assert best.move in turn.board.legal_moves()
+
+
+def test_true_position_still_searched_in_fogofwar():
+    """`position startpos ... moves` in fogofwar is analysis of the true position."""
+    engine = Engine("fogofwar")
+    engine.set_fog_position(single_view(START_W))
+    engine.set_position(None, ["e2e4", "d7d5"])
+    assert engine.fog is None
+    best, infos = engine.search_sync(GoLimits(depth=3))
+    assert best.move in engine.board.legal_moves()
+    assert not any(i.string.startswith("fog") for i in infos)
+
+
+def test_searches_are_deterministic_with_node_limits():
+    boards, moves = random_game(8, 20)
+    turn = fog_turns(boards, moves, "w")[-1]
+    got = []
+    for _ in range(2):
+        engine = fog_engine(history(turn.command))
+        best, infos = engine.search_sync(GoLimits(nodes=5000))
+        got.append((best.move, [i.string for i in infos if i.string]))
+    assert got[0] == got[1]
