@@ -11,7 +11,7 @@ import math
 import random
 from dataclasses import dataclass
 
-LEVEL_NAMES = ("beginner", "easy", "normal", "hard")
+LEVEL_NAMES = ("beginner", "easy", "normal", "hard", "adaptive")
 ELO_MIN, ELO_MAX = 800, 2800
 
 
@@ -31,24 +31,41 @@ LEVELS = {
     "easy": Strength("easy", 3, 8000, 5, 70.0, 0.5, blunder=0.05),
     "normal": Strength("normal", 6, 150000, 3, 20.0, 1.0),
     "hard": Strength("hard", None, None, 1, 0.0, 1.5),
+    # Plays like hard, on evaluation weights scaled by the opponent's profile
+    # (engine/adaptive.py; the Engine facade picks the tables).
+    "adaptive": Strength("adaptive", None, None, 1, 0.0, 1.5),
 }
 FULL = Strength("full", None, None, 1, 0.0, None)
 
 
-def for_elo(elo: int) -> Strength:
-    """A strength for `UCI_Elo`: node budget and temperature interpolated on a log scale.
+# UCI_Elo anchors: (elo, node budget, MultiPV lines, temperature cp, depth cap, blunder).
+# Between anchors the node budget is interpolated on a log scale, temperature and blunder
+# linearly; lines and depth cap come from the anchor below. Above about 1900 the engine
+# only searches less (one line, fewer nodes): choosing among lines costs depth there.
+# Measured against Stockfish 15.1's UCI_Elo with scripts/calibrate-elo (docs/strength.md).
+ELO_ANCHORS = (
+    (800, 400, 6, 250.0, 2, 0.20),
+    (1200, 3000, 5, 130.0, 4, 0.08),
+    (1400, 8000, 4, 75.0, 6, 0.03),
+    (1600, 12000, 4, 55.0, 7, 0.02),
+    (1900, 25000, 1, 0.0, None, 0.0),
+    (2200, 90000, 1, 0.0, None, 0.0),
+    (2800, 20_000_000, 1, 0.0, None, 0.0),
+)
 
-    The anchor points are provisional until the calibration match against Stockfish's own
-    `UCI_Elo` (scripts/calibrate-elo) replaces them with measured values.
-    """
+
+def for_elo(elo: int) -> Strength:
+    """A strength for `UCI_Elo`, interpolated between the measured anchors."""
     elo = max(ELO_MIN, min(ELO_MAX, elo))
-    x = (elo - ELO_MIN) / (ELO_MAX - ELO_MIN)
-    nodes = int(math.exp(math.log(500) + x * (math.log(2_000_000) - math.log(500))))
-    temperature = 200.0 * (1 - x) ** 2
-    lines = 1 if temperature < 2 else 4
-    depth = None if x > 0.5 else 2 + int(x * 12)
-    return Strength(f"elo{elo}", depth, nodes, lines, temperature, None,
-                    blunder=0.1 * (1 - x) ** 3)
+    for lo, hi in zip(ELO_ANCHORS, ELO_ANCHORS[1:]):
+        if elo <= hi[0]:
+            break
+    x = (elo - lo[0]) / (hi[0] - lo[0])
+    nodes = int(math.exp(math.log(lo[1]) + x * (math.log(hi[1]) - math.log(lo[1]))))
+    temperature = lo[3] + x * (hi[3] - lo[3])
+    blunder = lo[5] + x * (hi[5] - lo[5])
+    lines, depth = (hi[2], hi[4]) if x == 1 else (lo[2], lo[4])
+    return Strength(f"elo{elo}", depth, nodes, lines, temperature, None, blunder=blunder)
 
 
 def choose(lines: list, strength: Strength, rng: random.Random):
