@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from engine.belief import FogHistory
 from engine.engine import DEFAULT_VARIANT, Engine
-from engine.fog import parse_view_fen
+from engine.drawing import draw
+from engine.fog import FOG, parse_view_fen
 from engine.notation import perft_lines
 from engine.variant import load_variant, resolve_name, variant_names
 from protocol.options import Option
@@ -88,9 +89,12 @@ def parse_fog_position(args: list[str], variant: str) -> FogHistory:
 def display_lines(engine: Engine) -> list[str]:
     """What ``d`` prints: the drawing, the FEN, and what a user checks next."""
     board = engine.board
-    lines = board.draw().split("\n")
     fog = engine.fog
-    if fog is not None:
+    if fog is not None:                 # the view itself: `*` on fogged cells
+        g = board.variant.geometry
+        last = fog.last
+        lines = draw(g, lambda c: last.pieces.get(g.names[c])
+                     or (None if g.names[c] in last.visible else FOG)).split("\n")
         belief = engine.belief
         lines += ["",
                   f"Fog view: {fog.last.fen}",
@@ -99,6 +103,7 @@ def display_lines(engine: Engine) -> list[str]:
                   f"Side to move: {'white' if fog.side == 'w' else 'black'}",
                   f"Legal moves: {len(engine.legal_moves())}"]
         return lines
+    lines = board.draw().split("\n")
     lines += ["",
               f"Fen: {board.fen()}",
               f"Key: {board.key:016X}",

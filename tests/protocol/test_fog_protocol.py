@@ -125,6 +125,8 @@ def test_display_shows_the_view(driver):
     lines = driver.send("d")
     assert f"Fog view: {BLACK_2}" in lines
     assert "Views: 2" in lines
+    assert " 1 | * | * | * | * | * | * | * | * |" in lines      # White's half is fog
+    assert " 8 | r | n | b | q | k | b | n | r |" in lines
 
 
 def test_a_game_through_the_session(driver):
