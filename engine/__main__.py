@@ -2,7 +2,9 @@
 
 Subcommands are for tools and humans: ``quantum perft <variant> <depth> [fen]`` prints a
 Stockfish-style divide; ``quantum bench [depth]`` searches a fixed position set and ends
-with Stockfish's three summary lines (how OpenBench and fishtest call engines).
+with Stockfish's three summary lines (how OpenBench and fishtest call engines);
+``quantum profile show|reset [--opponent NAME] [--file PATH]`` reads or resets the
+adaptive level's profile of an opponent (engine/adaptive.py).
 """
 from __future__ import annotations
 
@@ -38,7 +40,42 @@ def _run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"uci": _run_uci, "perft": _run_perft, "bench": _run_bench}
+def _run_profile(args: argparse.Namespace) -> int:
+    """``profile show``: the changed weights per variant and the games learned (exit 1
+    when the file is not a valid profile); ``profile reset``: every weight to default."""
+    from engine import adaptive
+    from engine.variant import resolve_name, variant_names
+
+    state = adaptive.Adaptive()
+    state.set_opponent(args.opponent or "")
+    state.set_path(args.file or "")
+    path = state.path
+    if args.action == "reset":
+        try:
+            adaptive.reset_file(path, state.opponent)
+        except OSError as exc:
+            print(f"quantum profile: error: {path}: cannot write ({exc.strerror or exc})",
+                  file=sys.stderr)
+            return 2
+        print(f"adaptive profile {path}: reset to defaults")
+        return 0
+    variants = [resolve_name(args.variant)] if args.variant else variant_names()
+    print(f"adaptive profile {path} (opponent {state.opponent})")
+    try:
+        profile = adaptive.read_profile(path)
+    except adaptive.ProfileError as exc:
+        print(f"quantum profile: error: {path}: {exc}; the engine replaces it by defaults "
+              "when it reads it", file=sys.stderr)
+        return 1
+    if profile is None:
+        print("no file yet: every weight at its default")
+        return 0
+    for line in adaptive.show_lines(profile, variants):
+        print(line)
+    return 0
+
+
+COMMANDS = {"uci": _run_uci, "perft": _run_perft, "bench": _run_bench, "profile": _run_profile}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,6 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="search fixed positions; print nodes and speed")
     bench.add_argument("depth", type=int, nargs="?", default=None,
                        help="search depth (default: the bench depth)")
+    profile = sub.add_parser("profile", help="show or reset the adaptive level's profile "
+                                             "of an opponent")
+    profile.add_argument("action", choices=("show", "reset"))
+    profile.add_argument("--opponent", default="",
+                         help="the opponent's name, as UCI_Opponent gives it (default: "
+                              "'default')")
+    profile.add_argument("--variant", default="", help="show this variant only")
+    profile.add_argument("--file", default="",
+                         help="the profile file (as the 'Adaptive Profile' option)")
     return parser
 
 

@@ -6,13 +6,19 @@ search worker, and knows nothing about any protocol: it never prints. Bad input 
 carry on. ``go`` is non-blocking: the search runs in a worker thread without the GIL and
 reports through the ``on_info``/``on_bestmove`` callbacks, so the protocol thread can
 answer ``isready``, ``stop`` and ``ponderhit`` at once.
+
+At ``Level adaptive`` the search uses evaluation tables scaled by the opponent's profile
+(``engine/adaptive.py``), and a finished game is learnt from: explicitly (``learn``) or
+when ``new_game`` follows a position whose game is over. What the adaptive level has to
+report (a bad profile file, the changes after a lost game) goes to the ``on_note``
+listener, as ``on_note(text, error)``.
 """
 from __future__ import annotations
 
 import random
 import threading
 
-from engine import levels
+from engine import adaptive, levels
 from engine.belief import Belief, FogHistory, check_history
 from engine.board import Board
 from engine.deepening import BestMove, GoLimits, SearchInfo, think
@@ -65,6 +71,10 @@ class Engine:
         self.level = "hard"
         self.limit_strength = False
         self.elo = 1500
+        self.on_note = None         # listener for the adaptive level's reports
+        self.adaptive = adaptive.Adaptive(self._note)
+        self._game: tuple | None = None     # (fen, moves) of the last set_position
+        self._go_side: str | None = None    # the side the last `go` of this game moved for
         self._fog: FogHistory | None = None     # set: the position is a Fog of War history
         self._belief: Belief | None = None      # kept between fog positions of one game
 
@@ -86,6 +96,69 @@ class Engine:
         if name not in levels.LEVELS:
             raise ValueError(f"unknown level {name!r} ({', '.join(levels.LEVELS)})")
         self.level = name
+        if self.adaptive_on:
+            self.adaptive.profile()             # read now, so a bad file is reported now
+
+    # -- the adaptive level ---------------------------------------------------------------
+    @property
+    def adaptive_on(self) -> bool:
+        """True when the adaptive level plays (and learns): Level adaptive, no UCI_Elo."""
+        return self.level == "adaptive" and not self.limit_strength
+
+    def _note(self, text: str, error: bool) -> None:
+        if self.on_note is not None:
+            self.on_note(text, error)
+
+    def set_opponent(self, uci_opponent: str) -> None:
+        """``UCI_Opponent``: the profile is the opponent's (``default`` without a name)."""
+        self.adaptive.set_opponent(uci_opponent)
+        if self.adaptive_on:
+            self.adaptive.profile()
+
+    def set_profile_path(self, path: str) -> None:
+        """``Adaptive Profile``: the profile file; empty means the opponent's default."""
+        self.adaptive.set_path(path)
+        if self.adaptive_on:
+            self.adaptive.profile()
+
+    def reset_profile(self) -> None:
+        """Every adaptive weight back to its default, on disk too."""
+        self.adaptive.reset()
+
+    def learn(self, white_score: float, moves, fen: str | None = None,
+              variant: str | None = None, side: str | None = None) -> bool:
+        """Learn from a finished game (at Level adaptive only; False otherwise).
+
+        ``moves`` from ``fen`` (None: the start position) of ``variant`` (default: the
+        current one); ``side`` (``w``/``b``) is the engine's, default the side of its
+        last ``go``. ValueError for an unknown variant, a bad FEN, an illegal move, or a
+        result that contradicts a finished final position; nothing changes then.
+        """
+        name = resolve_name(variant) if variant else self._variant
+        _, final = adaptive.game_positions(name, fen, moves)
+        outcome = final.outcome()
+        if outcome is not None and outcome.white_score != white_score:
+            raise ValueError(f"the result contradicts the final position "
+                             f"({outcome.result}, {outcome.termination})")
+        if not self.adaptive_on:
+            return False
+        self.adaptive.learn(name, fen, moves, white_score, side or self._go_side)
+        self._game = self._go_side = None       # learnt once, not again at ucinewgame
+        return True
+
+    def finish_game(self) -> bool:
+        """At Level adaptive, learn from the game of the last ``position`` if it is over
+        and this engine searched in it (its side: the one it last moved for). Called by
+        ``new_game``, and by the protocol on ``quit``. True when it learnt."""
+        game, side = self._game, self._go_side
+        self._game = self._go_side = None
+        if not self.adaptive_on or game is None or side is None:
+            return False
+        outcome = self._board.outcome()
+        if outcome is None:
+            return False
+        self.adaptive.learn(self._variant, game[0], game[1], outcome.white_score, side)
+        return True
 
     def strength(self, limits: GoLimits) -> levels.Strength:
         """The strength this search plays at: UCI_Elo when limited, else the Level.
@@ -116,7 +189,9 @@ class Engine:
         self.stop()
         self.wait()
         board = self._board.copy()
-        ev = eval_tables(self._variant)
+        ev = self.adaptive.tables(self._variant) if self.adaptive_on \
+            else eval_tables(self._variant)
+        self._go_side = board.turn
         strength = self.strength(limits)
         searcher, box = Searcher(), _ClockBox()
         tt, multipv, overhead, rng = self._tt, self.multipv, self.move_overhead_ms, self._rng
@@ -201,12 +276,15 @@ class Engine:
         self.stop()
         self.wait()
         self._variant, self._board = canonical, board
+        self._game = self._go_side = None
         self._fog = self._belief = None
 
     def new_game(self) -> None:
-        """Forget the game: back to the start position, with an empty hash table."""
+        """Forget the game: back to the start position, with an empty hash table (at
+        Level adaptive, after learning from the game if it is over: ``finish_game``)."""
         self.stop()
         self.wait()
+        self.finish_game()
         self._board = Board(self._variant)
         self._fog = self._belief = None
         self._tt.clear()
@@ -228,6 +306,7 @@ class Engine:
         self.stop()
         self.wait()
         self._board = board
+        self._game = (fen, tuple(moves))
         self._fog = None
 
     @property

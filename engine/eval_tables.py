@@ -4,9 +4,16 @@
 into per-cell tables (piece-square values generated from the geometry: distance to the
 centre, steps left to promotion, distance from the own edge) so the C evaluation never
 knows which variant it evaluates.
+
+Testing aid: the environment variable ``QUANTUM_PARAMS_<VARIANT>`` (for example
+``QUANTUM_PARAMS_CHESS=/tmp/strong-queen.toml``) names a params file that the process reads
+instead of the shipped ``engine/params/<variant>.toml``; its ``extends`` names a shipped
+file. It is read once per process (``eval_tables`` caches) and is meant for experiments
+such as scripts/adaptive-match's opponent with a known weakness, never for play.
 """
 from __future__ import annotations
 
+import os
 import tomllib
 from collections import deque
 from functools import lru_cache
@@ -14,22 +21,35 @@ from pathlib import Path
 
 PARAM_DIR = Path(__file__).with_name("params")
 MERGED = ("value", "phase", "centre", "mobility", "mobility_base", "open_file", "pawn", "king", "misc")
+PARAMS_ENV = "QUANTUM_PARAMS_"          # + the variant name in capitals: an override file
 
 
 def load_params(name: str) -> dict:
-    """Weights for a variant, with ``extends`` resolved (tables merge key by key)."""
+    """Weights for a variant, with ``extends`` resolved (tables merge key by key); the
+    file named by ``QUANTUM_PARAMS_<NAME>`` instead of the shipped one when that is set."""
+    override = os.environ.get(PARAMS_ENV + name.upper())
+    if override:
+        return _load_file(Path(override), override)
+    return _load_shipped(name)
+
+
+def _load_shipped(name: str) -> dict:
     path = PARAM_DIR / f"{name}.toml"
     if not path.exists():
-        return load_params("chess") if name != "chess" else {}
+        return _load_shipped("chess") if name != "chess" else {}
+    return _load_file(path, f"params/{name}.toml")
+
+
+def _load_file(path: Path, label: str) -> dict:
     with open(path, "rb") as fh:
         data = tomllib.load(fh)
     parent = data.pop("extends", "")
     for key in data:
         if key not in MERGED:
-            raise ValueError(f"params/{name}.toml: unknown table {key!r}")
+            raise ValueError(f"{label}: unknown table {key!r}")
     if not parent:
         return data
-    merged = load_params(parent)
+    merged = _load_shipped(parent)
     for key, table in data.items():
         merged[key] = {**merged.get(key, {}), **table}
     return merged
@@ -51,9 +71,10 @@ def _bfs(nxt, starts, vectors) -> list[int]:
     return dist
 
 
-def build(variant) -> dict:
-    """Plain-data tables for evaluate.EvalTables."""
-    p = load_params(variant.name)
+def build(variant, params: dict | None = None) -> dict:
+    """Plain-data tables for evaluate.EvalTables, from ``params`` (default: the variant's
+    own, ``load_params``); the adaptive level passes scaled weights (engine/adaptive.py)."""
+    p = load_params(variant.name) if params is None else params
     g = variant.geometry
     data = variant.tables_data
     nxt = data["nxt"]

@@ -8,7 +8,8 @@ move, unknown option or variant) is answered with exactly one
 ``info string error <reason>`` line and changes nothing; a handler computes its whole
 answer before printing any of it. An unexpected exception becomes
 ``info string error internal: ...`` on stdout and a traceback on stderr, never a
-traceback on stdout. Extensions beyond the 2006 spec come from ``protocol.dialect``.
+traceback on stdout. Extensions beyond the 2006 spec come from ``protocol.dialect``
+(and, for the adaptive level's options and ``learn``, ``protocol.adaptive``).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from engine.engine import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB
     MAX_PERFT_DEPTH, Engine
 from engine.levels import ELO_MAX, ELO_MIN, LEVEL_NAMES
 from engine.notation import bestmove_line, info_line
-from protocol import dialect
+from protocol import adaptive, dialect
 from protocol.options import Option, OptionRegistry
 
 ENGINE_NAME = "Quantum 0.1"
@@ -176,6 +177,7 @@ def default_options() -> OptionRegistry:
         Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, on_change=setter("elo")),
         Option("Level", "combo", "hard", vars=LEVEL_NAMES,
                on_change=lambda engine, name: engine.set_level(name)),
+        *adaptive.options(),
     ])
 
 
@@ -190,6 +192,7 @@ class UciSession:
         self.running = True
         # The search issue will answer from a worker thread too; lines must not interleave.
         self._lock = threading.Lock()
+        adaptive.attach(self)       # the adaptive level's reports become info strings
 
     def send(self, *lines: str) -> None:
         """Write whole lines and flush, so a GUI sees each answer at once."""
@@ -333,6 +336,7 @@ def cmd_d(session: UciSession, args: list[str]) -> None:
 def cmd_quit(session: UciSession, args: list[str]) -> None:
     session.engine.stop()
     session.engine.wait(2.0)
+    session.engine.finish_game()        # Level adaptive: learn from a game that is over
     session.running = False
 
 
@@ -352,6 +356,7 @@ COMMANDS: dict[str, Callable[[UciSession, list[str]], None]] = {
     "register": cmd_register,
     "d": cmd_d,
     "bench": cmd_bench,
+    "learn": adaptive.cmd_learn,
 }
 
 

@@ -28,6 +28,17 @@ def pytest_configure(config):
                                        "or QUANTUM_SLOW=1")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_profiles_in_the_real_home(tmp_path_factory):
+    """The adaptive level writes profiles under XDG_DATA_HOME (engine/adaptive.py): the
+    tests, and every engine process they start, use a temporary one instead of the real
+    home's (session-wide, so hypothesis tests see no function-scoped fixture)."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+    yield
+    patch.undo()
+
+
 def run_slow(config) -> bool:
     return config.getoption("--runslow") or os.environ.get("QUANTUM_SLOW") == "1"
 

@@ -31,7 +31,7 @@ def test_identity_and_options(quantum):
             options["Hash"].max) == ("spin", 16, 1, 4096)
     assert options["Threads"].default == options["Threads"].max == 1
     assert options["Level"].type == "combo" and options["Level"].default == "hard"
-    assert options["Level"].var == ["beginner", "easy", "normal", "hard"]
+    assert options["Level"].var == ["beginner", "easy", "normal", "hard", "adaptive"]
     assert options["UCI_Variant"].var[:3] == ["chess", "grand", "hexagonal"]
     assert options["Ponder"].type == "check" and options["Clear Hash"].type == "button"
 

@@ -155,7 +155,8 @@ def test_ucinewgame_resets_the_position_but_not_the_variant(driver):
     ("setoption name UCI_Elo value 799", "setoption: option 'UCI_Elo' must be 800..2800"),
     ("setoption name UCI_Elo value 2801", "setoption: option 'UCI_Elo' must be 800..2800"),
     ("setoption name Level value expert",
-     "setoption: option 'Level' takes one of beginner, easy, normal, hard, not 'expert'"),
+     "setoption: option 'Level' takes one of beginner, easy, normal, hard, adaptive, "
+     "not 'expert'"),
     ("setoption name UCI_Variant", "setoption: option 'UCI_Variant' needs a value"),
     ("setoption", "setoption: expected 'name <option> [value <value>]'"),
     ("go perft", "go: perft needs a number"),
@@ -273,7 +274,8 @@ def test_setoption_of_each_option_changes_the_engine(driver):
     assert driver.session.options.values() == {
         "Hash": 32, "Clear Hash": None, "Threads": 1, "MultiPV": 3, "Move Overhead": 100,
         "Ponder": True, "UCI_Variant": "grand", "UCI_LimitStrength": True, "UCI_Elo": 2000,
-        "Level": "normal"}
+        "Level": "normal", "UCI_Opponent": "", "Adaptive Profile": "",
+        "Reset Adaptive Profile": None}
 
 
 def search_nodes(driver, line: str) -> list[str]:

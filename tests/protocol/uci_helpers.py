@@ -32,7 +32,11 @@ HANDSHAKE_OPTIONS = [
     + " ".join(f"var {name}" for name in variant_names()),
     "option name UCI_LimitStrength type check default false",
     "option name UCI_Elo type spin default 1500 min 800 max 2800",
-    "option name Level type combo default hard var beginner var easy var normal var hard",
+    "option name Level type combo default hard var beginner var easy var normal var hard "
+    "var adaptive",
+    "option name UCI_Opponent type string default <empty>",
+    "option name Adaptive Profile type string default <empty>",
+    "option name Reset Adaptive Profile type button",
 ]
 
 CHECKMATED = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"        # black to move is mated
