@@ -211,7 +211,10 @@ class Engine:
                                  on_info, box, rng)
             except Exception as exc:  # never leave a GUI waiting without a bestmove
                 on_info(SearchInfo(depth=0, string=f"error internal: search: {exc!r}"))
-                moves = board.legal_moves()
+                # In fog the board is the view's, whose fog is drawn empty: only the
+                # view's own moves are sure to be legal.
+                moves = view_moves(fog.last, board.variant) if fog is not None \
+                    else board.legal_moves()
                 best = BestMove(moves[0] if moves else None)
             on_bestmove(best)
 

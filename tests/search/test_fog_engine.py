@@ -278,3 +278,21 @@ def test_searches_are_deterministic_with_node_limits():
         best, infos = engine.search_sync(GoLimits(nodes=5000))
         got.append((best.move, [i.string for i in infos if i.string]))
     assert got[0] == got[1]
+
+
+def test_internal_error_still_answers_a_view_move(monkeypatch):
+    """A search that fails still answers (engine.py's rescue), and in fog with a move the
+    view allows: the view board draws fog as empty, so its own first move here, e4e5, is
+    a push into the hidden pawn on e5."""
+    import engine.engine as engine_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("test")
+
+    monkeypatch.setattr(engine_module, "think_fog", broken)
+    board = Board("fogofwar", chess_fen({"h8": "K", "e4": "P", "e5": "p", "a1": "k"}, "w"))
+    h = single_view(fog.view(board, "w").fen)
+    assert fog.view_board(h.last).legal_moves()[0] == "e4e5"
+    best, infos = fog_engine(h).search_sync(GoLimits(depth=1))
+    assert best.move in fog.view_moves(h.last)
+    assert any(i.string.startswith("error internal: search:") for i in infos)
