@@ -112,6 +112,15 @@ def test_go_with_own_clock_only(driver):
     assert lines[-1].split()[1] in fog.view_moves(BLACK_2)
 
 
+def test_stop_ends_an_infinite_fog_search(driver):
+    """`go infinite` searches until `stop`, then answers once with a view move."""
+    assert driver.send(GOOD) == []
+    lines = driver.go("go infinite", stop=True)
+    assert sum(line.startswith("bestmove ") for line in lines) == 1
+    assert lines[-1].split()[1] in fog.view_moves(BLACK_2)
+    assert any(line.startswith("info string fog belief ") for line in lines)
+
+
 def test_searchmoves_are_view_moves(driver):
     assert driver.send(GOOD) == []
     lines = driver.go("go nodes 5000 searchmoves d7d5 g8f6")
