@@ -16,7 +16,8 @@ board), the cells where it lost a piece to the opponent's last move and can no l
 and nothing else: never the true position, an opponent move, or the opponent's clock.
 Once the game is over ``reveal_at_end`` gives the whole game (the rules reveal it then).
 
-``parse_fog_position`` reads such a message back into ``FogTurn`` s, for the players that
+``parse_fog_position`` reads such a message back into ``FogTurn`` s with the protocol's own
+parser (protocol.dialect), for the players that
 receive it (the terminal's HumanPlayer, the fog baselines in scripts/, the tests' spy).
 """
 from __future__ import annotations
@@ -26,8 +27,9 @@ from dataclasses import dataclass, replace
 from adapters.arbiter import Clocks, GameRecord, Referee
 from engine.board import Board
 from engine.fog import lost_cells, view_fen
+from engine.variant import load_variant
+from protocol.dialect import parse_fog_position as parse_fog_position_words
 
-KEYWORDS = ("view", "lost", "move")
 
 
 @dataclass(frozen=True)
@@ -52,38 +54,17 @@ def format_fog_position(turns) -> str:
 
 
 def parse_fog_position(line: str) -> list[FogTurn]:
-    """The turns of a ``position fog ...`` line, the last one without a move. ValueError
-    when the line does not have the protocol's shape (the views themselves are not
-    checked here: ``engine.fog.parse_view_fen`` does that)."""
+    """The turns of a ``position fog ...`` line, the last one without a move: the
+    protocol's own parser (``protocol.dialect.parse_fog_position``, which also checks
+    every view), turned back into turns. ValueError when the line is not one."""
     words = line.split()
     if words[:2] != ["position", "fog"]:
         raise ValueError(f"not a position fog line: {line[:80]!r}")
-    turns: list[FogTurn] = []
-    i = 2
-    while True:
-        if i >= len(words) or words[i] != "view":
-            raise ValueError(f"expected 'view' at word {i + 1} of the position fog line")
-        j = i + 1
-        while j < len(words) and words[j] not in KEYWORDS:
-            j += 1
-        if j == i + 1:
-            raise ValueError("a view without its FEN")
-        view, lost, move = " ".join(words[i + 1:j]), [], None
-        if j < len(words) and words[j] == "lost":
-            k = j + 1
-            while k < len(words) and words[k] not in KEYWORDS:
-                k += 1
-            lost, j = words[j + 1:k], k
-            if not lost:
-                raise ValueError("'lost' without cells")
-        if j < len(words):
-            if words[j] != "move" or j + 2 >= len(words) or words[j + 2] != "view":
-                raise ValueError("after a view come 'lost', then 'move <uci> view ...'")
-            move, j = words[j + 1], j + 2
-        turns.append(FogTurn(view, tuple(lost), move))
-        if move is None:
-            return turns
-        i = j
+    history = parse_fog_position_words(words[2:], "fogofwar")
+    order = {name: i for i, name in enumerate(load_variant("fogofwar").geometry.names)}
+    moves = list(history.moves) + [None]
+    return [FogTurn(view.fen, tuple(sorted(lost, key=order.__getitem__)), move)
+            for view, lost, move in zip(history.views, history.lost, moves)]
 
 
 class FogReferee(Referee):

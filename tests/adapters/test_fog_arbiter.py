@@ -182,16 +182,24 @@ def test_en_passant_view_shows_the_pawn_that_passed():
 
 
 def test_history_format_round_trip_and_errors():
-    turns = [FogTurn("v1 w - - 0 1", (), "e2e4"), FogTurn("v2 w - - 0 2", ("a5", "c3"), "d2d4"),
-             FogTurn("v3 w - - 0 3")]
+    board = Board("fogofwar")
+    v1 = view_fen(board, "w")
+    board.push("e2e4")
+    board.push("d7d5")
+    v2 = view_fen(board, "w")
+    board.push("e4d5")
+    board.push("d8d5")
+    v3 = view_fen(board, "w")
+    turns = [FogTurn(v1, (), "e2e4"), FogTurn(v2, (), "e4d5"), FogTurn(v3, ("d5",))]
     line = format_fog_position(turns)
-    assert line == ("position fog view v1 w - - 0 1 move e2e4 view v2 w - - 0 2 lost a5 c3 "
-                    "move d2d4 view v3 w - - 0 3")
+    assert line == f"position fog view {v1} move e2e4 view {v2} move e4d5 view {v3} lost d5"
     assert parse_fog_position(line) == turns
     for bad in ("position fen x", "position fog", "position fog view",
-                "position fog view v w - - 0 1 move e2e4",
-                "position fog view v w - - 0 1 lost",
-                "position fog view v w - - 0 1 move e2e4 move d2d4 view v"):
+                f"position fog view {v1} move e2e4",
+                f"position fog view {v1} lost",
+                f"position fog view {v1} lost z9",
+                f"position fog view {v1} move e2e4 move d2d4 view {v2}",
+                "position fog view v w - - 0 1"):
         with pytest.raises(ValueError):
             parse_fog_position(bad)
 
