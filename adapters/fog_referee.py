@@ -17,8 +17,8 @@ and nothing else: never the true position, an opponent move, or the opponent's c
 Once the game is over ``reveal_at_end`` gives the whole game (the rules reveal it then).
 
 ``parse_fog_position`` reads such a message back into ``FogTurn`` s with the protocol's own
-parser (protocol.dialect), for the players that
-receive it (the terminal's HumanPlayer, the fog baselines in scripts/, the tests' spy).
+parser (protocol.dialect), for the players that receive it (the terminal's HumanPlayer,
+the fog baselines in scripts/, the tests' spy).
 """
 from __future__ import annotations
 
