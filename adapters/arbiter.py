@@ -23,11 +23,22 @@ What each side is told is computed in one place, the game's ``Referee``:
 - ``reveal_at_end(side, board, rec)``: the position line a side may see once the game is
   over (what the terminal draws after the last move).
 
+And what the game is, where a variant's rules are more than its board's:
+
+- ``setup(rec, start_fen)``: the board the arbiter keeps (``rec.initial_fen`` set);
+- ``fen(board)``: the position as written in the record and in error reasons;
+- ``outcome(board, rec)``: the result once the game is over, else None;
+- ``illegal(side, board, rec, answer)``: what is wrong with an answer, None if it is legal;
+- ``play(board, rec, answer)``: make a legal answer (or an opening move) on the board and
+  append it to ``rec.moves``.
+
 ``Referee`` is the perfect-information game: both sides see the whole position and every
 move, and nothing is left to chance. ``adapters.fog_referee.FogReferee`` tells each side of
 a Fog of War game only its own views, lost cells, moves and clock; ``play_game`` chooses it
-for ``fogofwar`` by itself (``referee_for``). Alea (dice from a seeded, recorded generator)
-will be another subclass (issue 6).
+for ``fogofwar`` by itself (``referee_for``). ``adapters.alea_referee.AleaReferee`` hosts
+Alea (chess with two dice): it keeps the ``engine.alea.AleaState``, rolls the dice from a
+seeded generator, and checks each answer (a move, a joker, a reroll) against the Alea
+rules; ``referee_for("alea")`` gives it.
 """
 from __future__ import annotations
 
@@ -79,6 +90,10 @@ class GameRecord:
     illegal: int | None = None           # side that sent an illegal or malformed move
     crashed: int | None = None           # side whose engine died or hung
     opening_plies: int = 0               # how many of ``moves`` the opening played
+    # Alea (adapters/alea_referee.py): the dice shown before each of ``moves`` (``"nq"``;
+    # ``"-"`` none in the dice phase; None in the free phase), and extra PGN tags.
+    dice: list = field(default_factory=list)
+    tags: dict = field(default_factory=dict)
 
     @property
     def result(self) -> str:
@@ -167,6 +182,29 @@ class Referee:
         """The ``position`` line ``side`` may see once the game is over: all of it."""
         return self.whole_game(rec)
 
+    # -- what the game is: a chess-like board, moves in UCI ------------------------------
+    def setup(self, rec: GameRecord, start_fen: str | None) -> Board:
+        """The board a new game starts on; sets ``rec.initial_fen``."""
+        board = Board(rec.variant, start_fen) if start_fen else Board(rec.variant)
+        rec.initial_fen = board.fen()
+        return board
+
+    def fen(self, board: Board) -> str:
+        return board.fen()
+
+    def outcome(self, board: Board, rec: GameRecord):
+        return board.outcome()
+
+    def illegal(self, side: int, board: Board, rec: GameRecord, answer: str) -> str | None:
+        """What is wrong with ``answer`` (``"illegal move e2e5"``), None if it is legal."""
+        if not answer or answer == "(none)":
+            return "no move"
+        return None if board.is_legal(answer) else f"illegal move {answer}"
+
+    def play(self, board: Board, rec: GameRecord, answer: str) -> None:
+        board.push(answer)
+        rec.moves.append(answer.lower())
+
     @staticmethod
     def whole_game(rec: GameRecord) -> str:
         """``position fen <start after the opening> moves <every move since>``."""
@@ -174,17 +212,22 @@ class Referee:
         return f"position fen {rec.start_fen}" + (" moves " + " ".join(played) if played else "")
 
 
-def referee_for(variant: str) -> Referee:
+def referee_for(variant: str, seed: int | None = None) -> Referee:
     """The referee a variant's games need by default: ``FogReferee`` for Fog of War (and
-    its aliases), the perfect-information ``Referee`` for every other variant."""
+    its aliases), ``AleaReferee`` for Alea (its dice from ``seed``; None: a fresh random
+    seed, written in the record), the perfect-information ``Referee`` for every other
+    variant (``seed`` is unused there)."""
     from engine.variant import resolve_name
     try:
         name = resolve_name(variant)
     except ValueError:
-        name = variant
+        name = variant.strip().lower()
     if name == "fogofwar":
         from adapters.fog_referee import FogReferee
         return FogReferee()
+    if name == "alea":
+        from adapters.alea_referee import AleaReferee
+        return AleaReferee(seed=seed)
     return Referee()
 
 
@@ -226,19 +269,18 @@ def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None
               referee: Referee | None = None) -> GameRecord:
     """Play one game; the engines must be started. Returns the finished record.
 
-    ``tc=None`` plays without clocks; ``referee`` decides what each side is told
-    (default: ``referee_for(variant)``, the perfect-information ``Referee`` except in
-    Fog of War); ``on_move(rec, board)`` is called after every move with the true
-    position."""
+    ``tc=None`` plays without clocks; ``referee`` decides what each side is told and
+    what is legal (default: ``referee_for(variant)``, the perfect-information ``Referee``
+    except in Fog of War and Alea); ``on_move(rec, board)`` is called after every answer
+    with the true position. An answer that leaves the same side to move (an Alea reroll)
+    is charged to its clock like a move, and that side is asked again."""
     players = (white, black)
     referee = referee or referee_for(variant)
-    board = Board(variant, start_fen) if start_fen else Board(variant)
-    initial_fen = board.fen()
+    rec = GameRecord(variant, "", white.id_name or white.name, black.id_name or black.name)
+    board = referee.setup(rec, start_fen)
     for move in opening:
-        board.push(move)
-    rec = GameRecord(variant, board.fen(), white.id_name or white.name,
-                     black.id_name or black.name, moves=list(opening), initial_fen=initial_fen,
-                     opening_plies=len(opening))
+        referee.play(board, rec, move)
+    rec.start_fen, rec.opening_plies = referee.fen(board), len(opening)
     for side, player in enumerate(players):
         try:
             _start(player, variant)
@@ -248,7 +290,7 @@ def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None
             return _lose(rec, side, f"{player.name} failed to start the game: {exc}")
     clocks = Clocks(tc)
     while True:
-        outcome = board.outcome()
+        outcome = referee.outcome(board, rec)
         if outcome is not None:
             rec.white_score, rec.termination = outcome.white_score, outcome.termination
             return rec
@@ -275,11 +317,10 @@ def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None
             rec.time_forfeit = side
             return _lose(rec, side,
                          f"time forfeit: {player.name} overran by {-clocks.left[side]:.3f} s")
-        if not best or best == "(none)" or not board.is_legal(best):
+        what = referee.illegal(side, board, rec, best)
+        if what is not None:
             rec.illegal = side
-            what = "no move" if not best or best == "(none)" else f"illegal move {best}"
-            return _lose(rec, side, f"{player.name} sent {what} in {board.fen()}")
-        board.push(best)
-        rec.moves.append(best.lower())
+            return _lose(rec, side, f"{player.name} sent {what} in {referee.fen(board)}")
+        referee.play(board, rec, best)
         if on_move:
             on_move(rec, board)

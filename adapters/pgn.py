@@ -6,17 +6,28 @@ the project's ``3/4-1/4`` result convention with the reason in ``Termination``.
 Fog of War games (``[Variant "Fog of War"]``, coordinate moves: a king capture is no
 move a chess reader accepts) are written only once they are over -- the match runner
 and the terminal write finished records only -- and then reveal every move of both sides
-(shared/rules/fog.md: spectators see nothing until the end, then the whole game)."""
+(shared/rules/fog.md: spectators see nothing until the end, then the whole game).
+
+Alea games (``[Variant "Alea"]``, adapters/alea_referee.py) carry the dice seed
+(``[DiceSeed "..."]``) and, when the game did not begin with the standard Alea start, its
+Alea FEN (``[AleaFEN "..."]``, jokers by level included). Moves are the protocol's tokens
+(``e2e4``, ``e7e8r`` with the piece the promotion die gave, ``joker:e2e4``,
+``castle:e1g1``); the dice shown before a move stand in a comment in front of it,
+``{dice nq}`` (``{dice -}``: none could be shown), rerolls included
+(``{dice nq; reroll; dice bq}``); free-phase moves have no comment. ``PlyCount`` counts
+moves, not rerolls."""
 from __future__ import annotations
 
 import datetime
 
 VARIANT_TAG = {"chess": "Standard", "grand": "Grand", "hexagonal": "Glinski",
-               "fogofwar": "Fog of War"}
+               "fogofwar": "Fog of War", "alea": "Alea"}
 
 
 def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_no=1,
               start_fen_is_standard: bool | None = None) -> str:
+    if rec.variant == "alea":
+        return _alea_pgn(rec, time_control, event, round_no)
     from engine.variant import load_variant
     start = load_variant(rec.variant).start_fen
     tags = [("Event", event), ("Site", "local"),
@@ -69,3 +80,42 @@ def _movetext(rec, first_fen: str) -> str:
 
 def _escape(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _alea_pgn(rec, time_control: str, event: str, round_no) -> str:
+    from engine.alea import AleaState
+    start = AleaState.start()
+    initial = AleaState.parse(rec.initial_fen or rec.start_fen or start.fen())
+    plies = [m for m in rec.moves if m != "reroll"]
+    tags = [("Event", event), ("Site", "local"),
+            ("Date", datetime.date.today().strftime("%Y.%m.%d")), ("Round", str(round_no)),
+            ("White", rec.white), ("Black", rec.black), ("Result", rec.result),
+            ("Variant", VARIANT_TAG["alea"]), ("TimeControl", time_control),
+            ("Termination", rec.termination or "unterminated"), ("PlyCount", str(len(plies)))]
+    tags += [(k, v) for k, v in rec.tags.items()]
+    chess_fen = initial.board.fen()
+    if chess_fen != start.board.fen():
+        tags += [("SetUp", "1"), ("FEN", chess_fen)]
+    if initial.fen() != start.fen():
+        tags.append(("AleaFEN", initial.fen()))
+    head = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in tags)
+    number, white = int(chess_fen.split()[5]), chess_fen.split()[1] == "w"
+    out, notes = [] if white else [f"{number}..."], []
+    dice = list(rec.dice) + [None] * (len(rec.moves) - len(rec.dice))
+    for token, shown in zip(rec.moves, dice):
+        if shown is not None:
+            notes.append(f"dice {shown}")
+        if token == "reroll":
+            notes.append("reroll")
+            continue
+        if white:
+            out.append(f"{number}.")
+        if notes:
+            out.append("{" + "; ".join(notes) + "}")
+            notes = []
+        out.append(token)
+        if not white:
+            number += 1
+        white = not white
+    body = " ".join(out + ["{" + "; ".join(notes) + "}"] * bool(notes) + [rec.result])
+    return f"{head}\n\n{body}\n"
