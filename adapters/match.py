@@ -14,7 +14,9 @@ the verdict was reached on. Every engine process is quit before ``run_match`` re
 
 Each game's referee is ``play_game``'s default for the variant: in Fog of War each engine
 is told only its own views (adapters/fog_referee.py). A game reaches ``on_game`` and the
-PGN only once finished, so nothing of a fog game is shown while it is played.
+PGN only once finished, so nothing of a fog game is shown while it is played. In Alea
+(adapters/alea_referee.py) game ``i`` rolls its dice from the seed ``seed + i``
+(``seed`` None: a random seed per game); each game's seed is in its PGN.
 
 Nothing here prints; scripts/match is the command-line face.
 """
@@ -27,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from adapters.arbiter import GameRecord, TimeControl, play_game
+from adapters.alea_referee import game_seed
+from adapters.arbiter import GameRecord, TimeControl, play_game, referee_for
 from adapters.openings import openings_for
 from adapters.pgn import write_pgn
 from adapters.stats import SprtConfig, SprtStatus, elo_stats, sprt
@@ -53,6 +56,7 @@ class MatchConfig:
     pgn: str | None = None           # games are appended here as they finish
     sprt: SprtConfig | None = None
     cwd: str = str(ROOT)             # where the engines are started
+    seed: int | None = None          # Alea: game i rolls its dice from seed + i
 
 
 @dataclass
@@ -182,8 +186,10 @@ def run_match(config: MatchConfig,
                 else:
                     white, black = (engines[1], engines[0]) if swapped else (engines[0], engines[1])
                     try:
+                        referee = referee_for(config.variant, seed=game_seed(config.seed, idx))
                         rec = play_game(white=white, black=black, variant=config.variant, tc=tc,
-                                        opening=opening, on_move=abandon_if_stopping)
+                                        opening=opening, on_move=abandon_if_stopping,
+                                        referee=referee)
                     except _Abandoned:
                         return
                 with lock:
