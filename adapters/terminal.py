@@ -24,6 +24,16 @@ against the moves the view allows (engine.fog.view_moves, exactly the legal ones
 ``--two-humans`` a ``curtain`` falls between the turns: the screen is cleared and the next
 player is asked to take the device and press Enter before their view is drawn. The whole
 game is shown once it is over.
+
+Alea (``--variant alea``, chess with two dice; adapters/alea_referee.py rolls the dice,
+``--seed N`` or ``--seed daily`` fixes them): the human sees the board, the dice
+(``Dice: knight + queen``), the jokers left (free-move, reroll, castle) of both sides, the
+cooldowns, a pending castle follow-up, and what the promotion die gave. Entries: ``e2e4``
+(or SAN), ``joker e2e4``, ``castle e1g1``, ``reroll``, and a promotion without its piece
+(``e7e8``: the die decides). ``draw`` offers a draw to the engine, which answers at once
+(after a refusal the next offer is possible 10 plies later, A17); ``moves`` lists the
+legal actions. ``--option Level=...`` (beginner, easy, normal, hard) also sets the
+free-move jokers (A14: the human's count and 8 minus it for the engine).
 """
 from __future__ import annotations
 
@@ -48,7 +58,7 @@ from engine.fog import parse_view_fen, view_board, view_moves  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 QUANTUM = f"{shlex.quote(sys.executable)} -m engine"
-VARIANTS = ("chess", "grand", "hexagonal", "fogofwar")
+VARIANTS = ("chess", "grand", "hexagonal", "fogofwar", "alea")
 FOG_MARK = "?"                          # a fogged cell in a Fog of War drawing
 CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"      # ANSI: clear the screen and its scrollback, go home
 COLOUR = ("White", "Black")
@@ -65,6 +75,20 @@ Commands:
   quit     leave; the game is recorded unfinished (*)
   help     this text
 Draws by repetition, the n-move rule and dead material are applied automatically."""
+
+ALEA_HELP = """\
+Alea: chess with two dice. Your first 8 moves are free (any piece but the king); then
+two dice show the piece types you may move (1-2 knight, 3-6 bishop, 4 rook, 5 queen).
+Pawns and the king's one-square step never need dice; a type moved last turn rests
+(cooldown), unless you are in check. A pawn that promotes becomes what the promotion
+die shows. Enter:
+  e2e4         a move the dice allow (SAN works too: Nf3); a promotion as e7e8
+  joker e2e4   spend a free-move joker: any legal move, dice and cooldown ignored
+  castle e1g1  spend the castle joker (the only way to castle)
+  reroll       spend a reroll joker: new dice
+  moves        list what you may do now
+  draw         offer a draw (the engine answers at once)
+  board, resign, quit, help"""
 
 
 def parse_position(line: str, variant: str) -> Board:
@@ -168,16 +192,23 @@ class HumanPlayer:
         self.opponent: HumanPlayer | None = None
         self.variant = "chess"
         self.draw_offered_to_me = False
+        # Alea: put a draw offer to the engine, () -> (accepted, what to say); set by
+        # play_in_terminal (AleaReferee.offer_draw).
+        self.draw_offer = None
+        self._alea = None                   # the last position alea line read
 
     # -- the arbiter's player interface ------------------------------------------------
     def start_game(self, variant: str) -> None:
         self.variant = variant
         self.draw_offered_to_me = False
+        self._alea = None
 
     def go(self, position: str, go: str, timeout: float):
         """Show the position, read commands until a legal move; return it with the time
         taken. Resigning, accepting a draw and quitting raise GameOver. A ``position
         fog`` line is shown as the view it ends with (see the module docstring)."""
+        if position.split()[1:2] == ["alea"]:
+            return self.go_alea(position, go)
         fog = FogSight(position, self.variant) if position.split()[1:2] == ["fog"] else None
         board = fog.board if fog else parse_position(position, self.variant)
         legal = fog.legal if fog else board.legal_moves()
@@ -228,6 +259,93 @@ class HumanPlayer:
                     self.say("(Moving declines the draw offer.)")
                 self.draw_offered_to_me = False
                 return move, None, time.monotonic() - start, ""
+
+    # -- Alea ---------------------------------------------------------------------------
+    def go_alea(self, position: str, go: str):
+        """An Alea turn: show the board, dice, jokers and cooldowns; read an action (see
+        the module docstring); return its token."""
+        from adapters.alea_referee import parse_alea_position
+        pos = self._alea = parse_alea_position(position, self._alea)
+        state = pos.state
+        side = state.side
+        if self.between_turns is not None:
+            self.between_turns(self, COLOUR[side])
+        start = time.monotonic()
+        self.show_alea(pos, parse_clocks(go))
+        while True:
+            self.say(f"{COLOUR[side]} to move ({self.name})> ", end="")
+            line = self.input.readline()
+            if not line:
+                self.say("")
+                raise GameOver(None, f"abandoned: {self.name} left the game")
+            text = line.strip()
+            word = text.lower()
+            if not text:
+                continue
+            if word == "help":
+                self.say(ALEA_HELP)
+            elif word == "moves":
+                self.say(alea_actions_text(state))
+            elif word == "board":
+                self.show_alea(pos, parse_clocks(go))
+            elif word == "resign":
+                self.say(f"{self.name} resigns.")
+                raise GameOver(float(side), f"resignation: {self.name} resigned")
+            elif word in ("quit", "exit"):
+                raise GameOver(None, f"abandoned: {self.name} quit")
+            elif word == "draw":
+                if self.draw_offered_to_me:
+                    self.say("Draw agreed.")
+                    raise GameOver(0.5, "draw by agreement")
+                if self.draw_offer is not None:
+                    accepted, message = self.draw_offer()
+                    self.say(message)
+                    if accepted:
+                        raise GameOver(0.5, "draw by agreement")
+                elif self.opponent is not None:
+                    self.opponent.draw_offered_to_me = True
+                    self.say(f"You offer a draw; now make your move. "
+                             f"{COLOUR[1 - side]} answers on their turn.")
+                else:
+                    self.say("Your opponent cannot answer a draw offer here.")
+            else:
+                token, problem = read_alea(state, text)
+                if token is None:
+                    self.say(problem)
+                    continue
+                self.draw_offered_to_me = False
+                return token, None, time.monotonic() - start, ""
+
+    def show_alea(self, pos, clocks: tuple) -> None:
+        from engine import alea
+        state, side = pos.state, pos.state.side
+        self.say("")
+        for text in alea_last_actions(pos.tokens, side):
+            self.say(text)
+        self.say(self.drawing(state.board, flip=side == 1))
+        wtime, btime, winc, _ = clocks
+        if wtime is not None and btime is not None:
+            inc = f" (+{winc:g} s a move)" if winc else ""
+            self.say(f"Clocks: White {format_clock(wtime)}  Black {format_clock(btime)}{inc}")
+        self.say(alea_dice_text(state))
+        if not state.classic:
+            self.say("Jokers left: " + "  ".join(
+                f"{COLOUR[s]} free {state.jokers[s]}, reroll {state.rerolls[s]}, "
+                f"castle {state.castle_jokers[s]}" for s in (0, 1)))
+            rests = [f"{COLOUR[s]}'s {PIECE_NAMES[t]}" for s, t in enumerate(state.last_type)
+                     if t is not None]
+            if rests:
+                lifted = " (lifted: you are in check)" if alea.in_check(state) else ""
+                self.say(f"Cooldown: {', '.join(rests)} moved last and rests a turn{lifted}.")
+            follow = state.follow_up[side]
+            if follow is not None:
+                self.say(f"After castling you may move the rook on {follow[0]} or the king "
+                         "one square this turn, without dice.")
+        if state.board.is_check():
+            self.say(f"{COLOUR[side]} is in check.")
+        if self.draw_offered_to_me:
+            self.say(f"{COLOUR[1 - side]} offers a draw: type 'draw' to accept, or move to "
+                     "decline.")
 
     # -- reading moves -----------------------------------------------------------------
     def read_move(self, board: Board, text: str, legal: list | None = None) -> tuple:
@@ -337,6 +455,108 @@ class HumanPlayer:
         self.output.flush()
 
 
+# -- Alea: reading and describing actions ---------------------------------------------
+PIECE_NAMES = {"p": "pawn", "n": "knight", "b": "bishop", "r": "rook", "q": "queen",
+               "k": "king"}
+
+
+def read_alea(state, text: str) -> tuple:
+    """(token, None) for a legal action typed by a person, or (None, what is wrong):
+    ``e2e4`` or SAN, ``joker e2e4``, ``castle e1g1`` (or ``O-O``), ``reroll``; a
+    promotion's piece letter is dropped (the die decides)."""
+    from adapters.alea_referee import explain, format_token
+    from engine import alea
+    from engine.alea import CASTLE, JOKER, MOVE, REROLL, Action
+    words = text.replace(":", " ").split()
+    kind = words[0].lower() if words else ""
+    if kind == REROLL and len(words) == 1:
+        action = Action(REROLL)
+    else:
+        if kind in (JOKER, CASTLE) and len(words) == 2:
+            move_text = words[1]
+        elif len(words) == 1:
+            kind, move_text = MOVE, words[0]
+        else:
+            return None, (f"{text!r} is not an action: enter e2e4, joker e2e4, castle e1g1, "
+                          "reroll, or 'help'.")
+        move = _alea_move(state, move_text)
+        if move is None:
+            return None, (f"{move_text!r} is neither a move nor a command. Enter a move like "
+                          "e2e4 or Nf3, or 'help'.")
+        if kind == MOVE and state.board.piece_at(move[:2]) in ("K", "k") \
+                and abs(ord(move[0]) - ord(move[2])) == 2:
+            kind = CASTLE                   # O-O, e1g1: castling is the castle joker
+        action = Action(kind, move)
+    if action not in alea.legal_actions(state):
+        return None, f"{str(action)} is not allowed: {explain(state, action)}. Type 'moves'."
+    return format_token(action), None
+
+
+def _alea_move(state, text: str) -> str | None:
+    """The four-letter move ``text`` names (coordinates or SAN), or None."""
+    uci = text.lower()
+    if re.fullmatch(r"[a-h][1-8][a-h][1-8][nbrq]?", uci):
+        return uci[:4]
+    import chess
+    try:
+        return chess.Board(state.board.fen()).parse_san(text).uci()[:4]
+    except ValueError:
+        return None
+
+
+def alea_dice_text(state) -> str:
+    from engine import alea
+    if state.classic:
+        return "Classic mode: no dice."
+    if alea.is_free_phase(state):
+        return (f"Dice: none yet -- free move {state.moves[state.side] + 1} of 8 (any piece "
+                "but the king).")
+    if state.dice is None:
+        return "Dice: none -- no piece type can move: move a pawn or the king."
+    return "Dice: " + " + ".join(PIECE_NAMES[t] for t in state.dice)
+
+
+def alea_actions_text(state) -> str:
+    """What the side to move may do, grouped: moves, joker, castle, reroll."""
+    from engine import alea
+    from engine.alea import CASTLE, JOKER, MOVE, REROLL
+    actions = alea.legal_actions(state)
+    moves = sorted(a.move for a in actions if a.kind == MOVE)
+    parts = [f"Moves ({len(moves)}): " + " ".join(moves)]
+    jokers = [a for a in actions if a.kind == JOKER]
+    if jokers:
+        parts.append(f"joker <move>: any of the {len(jokers)} legal moves "
+                     f"({state.jokers[state.side]} free-move jokers left)")
+    castles = [a.move for a in actions if a.kind == CASTLE]
+    if castles:
+        parts.append("castle: " + " ".join(f"castle {m}" for m in castles))
+    if any(a.kind == REROLL for a in actions):
+        parts.append(f"reroll ({state.rerolls[state.side]} left)")
+    return "\n".join(textwrap.fill(p, 78, subsequent_indent="  ", break_on_hyphens=False)
+                     for p in parts)
+
+
+def alea_last_actions(tokens, side: int) -> list[str]:
+    """The opponent's last action (and the own before it, when a promotion), in words."""
+    from adapters.alea_referee import parse_token
+    plies = [t for t in tokens if t != "reroll"]
+    out = []
+    for back, who in ((2, "Your"), (1, f"{COLOUR[1 - side]}'s")):
+        if len(plies) < back:
+            continue
+        token = plies[-back]
+        action, promotion = parse_token(token)
+        if back == 1:
+            kind = {"joker": " with a free-move joker", "castle": " with the castle joker"}
+            out.append(f"{COLOUR[1 - side]} played {action.move}{kind.get(action.kind, '')}.")
+        if promotion:
+            out.append(f"{who} promotion on {action.move[2:]}: the promotion die gave a "
+                       f"{PIECE_NAMES[promotion]}.")
+    if tokens and tokens[-1] == "reroll":
+        out.append("You spent a reroll joker: new dice.")
+    return out
+
+
 # -- the command line -----------------------------------------------------------------
 def parse_options(items) -> dict:
     out = {}
@@ -366,12 +586,18 @@ def play_in_terminal(variant: str, humans: tuple, engine=None, colour: int = 0,
         white.opponent, black.opponent = black, white
     else:
         white, black = (humans[0], engine) if colour == 0 else (engine, humans[0])
+    if engine is not None and hasattr(referee, "offer_draw"):      # Alea (A17)
+        humans[0].draw_offer = lambda: referee.offer_draw(engine)
     rec = play_game(white, black, variant, tc, referee=referee)
-    truth = Board(variant, rec.initial_fen or None)
-    for move in rec.moves:
-        truth.push(move)
     viewer = colour if len(humans) == 1 else 0
-    board = parse_position(referee.reveal_at_end(viewer, truth, rec), variant)
+    if variant == "alea":
+        from adapters.alea_referee import parse_alea_position
+        board = parse_alea_position(referee.reveal_at_end(viewer, None, rec)).state.board
+    else:
+        truth = Board(variant, rec.initial_fen or None)
+        for move in rec.moves:
+            truth.push(move)
+        board = parse_position(referee.reveal_at_end(viewer, truth, rec), variant)
     out.write("\n" + HumanPlayer.drawing(board, flip=len(humans) == 1 and colour == 1) + "\n")
     if rec.moves:
         out.write(f"Last move: {rec.moves[-1]}\n")
@@ -394,13 +620,27 @@ def main(argv=None) -> int:
     ap.add_argument("--pgn", help="append the finished game to this PGN file")
     ap.add_argument("--two-humans", action="store_true",
                     help="both sides human at this keyboard (hot seat)")
+    ap.add_argument("--seed", metavar="N|daily",
+                    help="Alea dice seed (an integer, or 'daily': today's Daily Dice)")
     args = ap.parse_args(argv)
     try:
         tc = parse_tc(args.tc)
         options = parse_options(args.option)
+        seed = None
+        if args.seed is not None:
+            from adapters.alea_referee import parse_seed
+            seed = parse_seed(args.seed)
     except ValueError as exc:
         ap.error(str(exc))
     colour = {"white": 0, "black": 1}.get(args.color, random.randrange(2))
+    referee = None
+    if args.variant == "alea":
+        from adapters.alea_referee import AleaReferee
+        from engine.alea import FREE_JOKERS_HUMAN, free_jokers
+        level = options.get("Level", "normal").lower()
+        jokers = (free_jokers(level, "wb"[colour])
+                  if level in FREE_JOKERS_HUMAN and not args.two_humans else (4, 4))
+        referee = AleaReferee(seed=seed, jokers=jokers)
     engine = None
     if args.two_humans:
         # In Fog of War a curtain hides each player's view from the other.
@@ -418,7 +658,7 @@ def main(argv=None) -> int:
         print(f"{args.variant}: you play {COLOUR[colour]} against "
               f"{engine.id_name or engine.name}. Type 'help' for help.", flush=True)
     try:
-        rec = play_in_terminal(args.variant, humans, engine, colour, tc)
+        rec = play_in_terminal(args.variant, humans, engine, colour, tc, referee=referee)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
