@@ -487,7 +487,13 @@ def dice_distribution(state: AleaState) -> dict:
     -> Fraction, from the 36 ordered outcomes renormalised over those A8 accepts."""
     if state.classic or is_free_phase(state):
         return {None: Fraction(1)}
-    playable = playable_types(state)
+    return dice_distribution_for(playable_types(state))
+
+
+def dice_distribution_for(playable) -> dict:
+    """:func:`dice_distribution` in the dice phase when exactly the types ``playable``
+    (a set of n b r q) can move: the search tabulates it once per set."""
+    playable = frozenset(playable)
     if not playable:
         return {None: Fraction(1)}
     counts: dict = {}
@@ -550,6 +556,20 @@ def apply(state: AleaState, action, promotion: str | None = None) -> AleaState:
         dice=None,
         classic=state.classic,
     )
+
+
+def apply_unrolled(state: AleaState, action, promotion: str | None = None) -> AleaState:
+    """:func:`apply` for a game replayed from its actions, whose dice were not recorded:
+    while the side to move still has dice to roll, the action is legal when some dice the
+    arbiter could show (:func:`dice_distribution`) allow it. ValueError otherwise."""
+    if not needs_roll(state):
+        return apply(state, action, promotion)
+    action = _as_action(action)
+    for dice in dice_distribution(state):
+        shown = state.with_dice(dice)
+        if action in legal_actions(shown):
+            return apply(shown, action, promotion)
+    raise ValueError(f"illegal Alea action {str(action)!r} for any dice in {state.fen()}")
 
 
 # --- the end of the game ---------------------------------------------------------------------
