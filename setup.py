@@ -4,7 +4,8 @@ import os
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-MODULES = ["tables", "position", "movegen", "board", "evaluate", "tt", "search", "particles"]
+MODULES = ["tables", "position", "movegen", "board", "evaluate", "tt", "search", "particles",
+           "aleacore"]
 DEBUG = os.environ.get("QUANTUM_DEBUG") == "1"
 
 directives = {
