@@ -6,6 +6,8 @@ print search progress as UCI ``info`` lines.
 """
 from __future__ import annotations
 
+import re
+
 
 def perft_lines(divide: list[tuple[str, int]]) -> list[str]:
     """Stockfish's ``go perft`` report: ``move: count`` per root move, a blank line,
@@ -45,3 +47,31 @@ def bestmove_line(best) -> str:
     if best.move is None:
         return "bestmove (none)"
     return f"bestmove {best.move}" + (f" ponder {best.ponder}" if best.ponder else "")
+
+
+# -- Alea actions as one protocol word (docs/protocol.md, "Alea games") ---------------------
+_ALEA_TOKEN = re.compile(r"(?:(joker|castle):)?([a-h][1-8][a-h][1-8])([nbrq]?)")
+
+
+def alea_token(action) -> str:
+    """An engine.alea.Action as one word: ``e2e4``, ``joker:e2e4``, ``castle:e1g1`` or
+    ``reroll`` (a promotion without its piece: the promotion die decides it)."""
+    if action.kind == "reroll":
+        return "reroll"
+    return action.move if action.kind == "move" else f"{action.kind}:{action.move}"
+
+
+def parse_alea_token(token: str):
+    """(Action, promotion piece or None) for one word: ``e2e4``, ``e7e8r`` (a promotion
+    with the piece the die gave), ``joker:e2e4``, ``castle:e1g1``, ``reroll``.
+    ValueError naming the word otherwise; whether it is legal is the rules' question."""
+    from engine.alea import Action, CASTLE, MOVE, REROLL
+
+    if token == REROLL:
+        return Action(REROLL), None
+    match = _ALEA_TOKEN.fullmatch(token)
+    if not match or (match.group(1) == CASTLE and match.group(3)):
+        raise ValueError(f"not an Alea action: {token[:60]!r} (e2e4, e7e8q, joker:e2e4, "
+                         "castle:e1g1 or reroll)")
+    kind, move, piece = match.groups()
+    return Action(kind or MOVE, move), piece or None
