@@ -32,11 +32,16 @@ def allocate(limits, side: int, overhead_ms: int, max_think: float | None = None
     if clock is None:
         return _cap(Budget(None, None), max_think)
     inc = ((limits.winc if side == 0 else limits.binc) or 0) / 1000.0
-    left = max(clock / 1000.0 - overhead - SAFETY, 0.001)
     mtg = limits.movestogo if limits.movestogo else DEFAULT_MOVES_TO_GO
     mtg = max(min(mtg, 60), 1)
-    soft = left / mtg + 0.75 * inc
-    hard = min(left * (0.9 if mtg == 1 else 0.35), soft * 4.0)
+    # What the next mtg moves may use together: the clock plus the increments still to
+    # come, less the overhead every one of those moves will cost (Stockfish's formula).
+    # When the increment cannot pay the overhead, this shrinks to nothing and the engine
+    # plays at once until the increments have rebuilt the clock.
+    pool = max(clock / 1000.0 + inc * (mtg - 1) - overhead * (2 + mtg) - SAFETY, 0.001)
+    left = max(clock / 1000.0 - overhead - SAFETY, 0.001)    # what this move can reach
+    soft = pool / mtg
+    hard = min(left * (0.9 if mtg == 1 else 0.35), max(soft, 0.001) * 4.0)
     hard = max(min(hard, left), 0.001)
     soft = min(soft, hard)
     return _cap(Budget(soft, hard), max_think)

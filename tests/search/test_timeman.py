@@ -1,0 +1,77 @@
+"""Time management as arithmetic: simulated games in which every move takes its whole
+budget plus a latency the clock can afford (no engine survives 30 ms of latency a move at
+1+0) must never run the clock out, and the budgets must stay sensible. No real clock is
+read."""
+from __future__ import annotations
+
+import pytest
+
+from engine.deepening import GoLimits
+from engine.timeman import allocate
+
+OVERHEAD_MS = 30
+
+
+def simulate(base_ms: int, inc_ms: int, plies: int, movestogo: int | None = None,
+             latency_ms: float = OVERHEAD_MS, use: str = "mixed") -> list[float]:
+    """One side's clock (ms) after each of its moves when each move spends its budget
+    and ``latency_ms`` on top: always the soft budget (``use="soft"``), or the hard one on
+    every fourth move (``"mixed"``: an iteration that overran its soft budget)."""
+    clock, history = float(base_ms), []
+    for ply in range(plies):
+        mtg = None if movestogo is None else movestogo - ply % movestogo
+        limits = GoLimits(wtime=int(clock), btime=int(clock), winc=inc_ms, binc=inc_ms,
+                          movestogo=mtg)
+        budget = allocate(limits, 0, OVERHEAD_MS)
+        hard = use == "mixed" and ply % 4 == 3
+        spent = (budget.hard if hard else budget.soft) * 1000 + latency_ms
+        clock -= spent
+        history.append(clock)
+        if clock < 0:
+            break
+        clock += inc_ms
+        if movestogo is not None and mtg == 1:
+            clock += base_ms
+    return history
+
+
+@pytest.mark.parametrize("base, inc, moves, latency", [
+    (1000, 10, 300, 8), (1000, 0, 80, 5), (10000, 100, 300, 30), (60000, 0, 150, 10),
+    (3000, 30, 300, 25), (180000, 2000, 200, 30), (100, 10, 300, 8)])
+@pytest.mark.parametrize("use", ["soft", "mixed"])
+def test_the_clock_never_runs_out_over_a_long_game(base, inc, moves, latency, use):
+    history = simulate(base, inc, moves, latency_ms=latency, use=use)
+    assert min(history) > 0, (min(history), history.index(min(history)))
+
+
+def test_moves_to_go_never_run_out():
+    for base, mtg in ((60000, 40), (5000, 10), (1000, 2)):
+        history = simulate(base, 0, 200, movestogo=mtg, latency_ms=20)
+        assert min(history) > 0
+
+
+def test_a_drained_clock_is_rebuilt_by_the_increment():
+    """1+0.01 with 8 ms of latency a move (most of the increment): the engine plays
+    nearly at once late in the game, and the clock settles instead of draining."""
+    history = simulate(1000, 10, 300, latency_ms=8)
+    assert min(history[150:]) > 5
+
+
+def test_budgets_at_common_time_controls():
+    """10+0.1 thinks about a thirtieth of the clock; 60+0 about a thirty-second; the hard
+    budget is a few times the soft one, never more than a third of the clock."""
+    b = allocate(GoLimits(wtime=10000, btime=10000, winc=100, binc=100), 0, OVERHEAD_MS)
+    assert 0.25 < b.soft < 0.45 and b.soft < b.hard <= 0.35 * 10
+    b = allocate(GoLimits(wtime=60000, btime=60000), 0, OVERHEAD_MS)
+    assert 1.5 < b.soft < 2.0 and b.hard <= 0.35 * 60
+    b = allocate(GoLimits(wtime=60000, btime=60000, movestogo=1), 0, OVERHEAD_MS)
+    assert b.hard <= 60 - OVERHEAD_MS / 1000 and b.soft > 30
+
+
+def test_movetime_and_no_clock():
+    b = allocate(GoLimits(movetime=500), 0, OVERHEAD_MS)
+    assert b.soft == b.hard == pytest.approx(0.47)
+    b = allocate(GoLimits(depth=5), 0, OVERHEAD_MS)
+    assert b.soft is None and b.hard is None
+    b = allocate(GoLimits(depth=5), 0, OVERHEAD_MS, max_think=1.5)
+    assert b.soft == b.hard == 1.5
