@@ -289,6 +289,8 @@ cdef int qsearch(CoreRec* c, const AleaRec* a, int alpha, int beta, int ply) noe
         return 0
     if ply >= MAX_QPLY:
         return leaf_eval(c, a)
+    if p.pcount[0] + p.pcount[1] <= 3 and dead_material(c):
+        return 0
     in_check = pos_in_check(p)
     if in_check:
         n = generate_moves(p, moves)
