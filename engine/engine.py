@@ -7,6 +7,12 @@ carry on. ``go`` is non-blocking: the search runs in a worker thread without the
 reports through the ``on_info``/``on_bestmove`` callbacks, so the protocol thread can
 answer ``isready``, ``stop`` and ``ponderhit`` at once.
 
+Alea (``UCI_Variant alea``, docs/protocol.md "Alea games") is a *hosted game*: its board
+is chess's, its rules (dice, cooldown, jokers) are ``engine/alea.py`` on top, and an
+arbiter rolls the dice. In it the position is an ``engine.alea.AleaState``
+(``set_alea_position``) and ``go`` runs ``engine.aleasearch.think_alea`` (classic mode,
+A19, is chess: the chess search plays it).
+
 At ``Level adaptive`` the search uses evaluation tables scaled by the opponent's profile
 (``engine/adaptive.py``), and a finished game is learnt from: explicitly (``learn``) or
 when ``new_game`` follows a position whose game is over. What the adaptive level has to
@@ -18,16 +24,18 @@ from __future__ import annotations
 import random
 import threading
 
-from engine import adaptive, levels
+from engine import adaptive, alea, aleasearch, levels
+from engine.aleacore import AleaCore
 from engine.belief import Belief, FogHistory, check_history
 from engine.board import Board
 from engine.deepening import BestMove, GoLimits, SearchInfo, think
 from engine.eval_tables import eval_tables
 from engine.fog import view_board, view_moves
 from engine.fogsearch import think_fog
+from engine.notation import alea_token, parse_alea_token
 from engine.search import Searcher
 from engine.tt import TranspositionTable
-from engine.variant import load_variant, resolve_name
+from engine.variant import load_variant, resolve_name, variant_names
 
 DEFAULT_VARIANT = "chess"
 # Perft beyond this would run for days on any variant; the limit turns a typo into an error.
@@ -35,6 +43,28 @@ MAX_PERFT_DEPTH = 20
 DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 4096
 DEFAULT_MOVE_OVERHEAD_MS = 30
+# Games played on a variant's board with rules of their own on top (not variant files:
+# their rules are code, and the arbiter hosts them): name -> board variant.
+HOSTED_GAMES = {"alea": "chess"}
+ALEA_POSITION_HINT = ("in Alea the position is 'position alea startpos|fen <alea-fen> "
+                      "[moves <token>...] [dice <pair>|-]'")
+
+
+def game_names() -> list[str]:
+    """What ``UCI_Variant`` offers: the variants, then the hosted games."""
+    return variant_names() + list(HOSTED_GAMES)
+
+
+def resolve_game(name: str) -> str:
+    """A hosted game's name, or the canonical variant for a name or alias (ValueError)."""
+    key = name.strip().lower()
+    if key in HOSTED_GAMES:
+        return key
+    try:
+        return resolve_name(name)
+    except ValueError:
+        raise ValueError(f"unknown variant {name!r} (known: {', '.join(game_names())})") \
+            from None
 
 
 class _ClockBox(list):
@@ -59,7 +89,8 @@ class Engine:
     """
 
     def __init__(self, variant: str = DEFAULT_VARIANT):
-        self._variant = resolve_name(variant)
+        canonical = resolve_game(variant)
+        self._variant = HOSTED_GAMES.get(canonical, canonical)
         self._board = Board(self._variant)
         self._tt = TranspositionTable(DEFAULT_HASH_MB)
         self._searcher = Searcher()
@@ -77,6 +108,12 @@ class Engine:
         self._go_side: str | None = None    # the side the last `go` of this game moved for
         self._fog: FogHistory | None = None     # set: the position is a Fog of War history
         self._belief: Belief | None = None      # kept between fog positions of one game
+        self._alea: alea.AleaState | None = None    # set exactly while playing Alea
+        if canonical == "alea":
+            self._alea = alea.AleaState.start()
+            self._board = self._alea.board
+        self._alea_core: AleaCore | None = None     # the Alea search (its table persists)
+        self._alea_aux: AleaCore | None = None      # draw offers and guide reviews
 
     # -- settings (option callbacks call these) -----------------------------------------
     def set_hash(self, mb: int) -> None:
@@ -200,10 +237,23 @@ class Engine:
         if fog is not None and self._belief is None:
             self._belief = Belief(self._variant)
         belief = self._belief
+        state = self._alea
+        if state is not None and not state.classic:
+            if self._alea_core is None:
+                self._alea_core = AleaCore()
+                aleasearch.configure(self._alea_core)
+            searcher = self._searcher = self._alea_core
+        elif state is not None:                     # classic mode (A19): chess, but a
+            limits = _classic_limits(board, limits)  # promotion is answered without piece
+            on_bestmove = _classic_answer(on_bestmove)
 
         def run():
             try:
-                if fog is not None:
+                if state is not None and not state.classic:
+                    best = aleasearch.think_alea(searcher, state, ev, limits, overhead, strength,
+                                                 on_info, box, rng,
+                                                 guide=getattr(limits, "guide", False))
+                elif fog is not None:
                     best = think_fog(searcher, belief, fog, ev, tt, limits, overhead, strength,
                                      on_info, box, rng)
                 else:
@@ -214,7 +264,8 @@ class Engine:
                 # In fog the board is the view's, whose fog is drawn empty: only the
                 # view's own moves are sure to be legal.
                 moves = view_moves(fog.last, board.variant) if fog is not None \
-                    else board.legal_moves()
+                    else [alea_token(a) for a in alea.legal_actions(state)] \
+                    if state is not None and not state.classic else board.legal_moves()
                 best = BestMove(moves[0] if moves else None)
             on_bestmove(best)
 
@@ -255,8 +306,9 @@ class Engine:
 
     @property
     def variant(self) -> str:
-        """Canonical name of the current variant (``chess``, ``grand``, ``hexagonal``)."""
-        return self._variant
+        """Canonical name of the current variant (``chess``, ``grand``, ``hexagonal``), or
+        of the hosted game (``alea``)."""
+        return "alea" if self._alea is not None else self._variant
 
     @property
     def board(self) -> Board:
@@ -274,13 +326,15 @@ class Engine:
 
         Raises ValueError for an unknown name; the old variant and position stay.
         """
-        canonical = resolve_name(name)
-        board = Board(canonical)
+        canonical = resolve_game(name)
+        state = alea.AleaState.start() if canonical == "alea" else None
+        board = state.board if state is not None else Board(canonical)
         self.stop()
         self.wait()
-        self._variant, self._board = canonical, board
+        self._variant, self._board = HOSTED_GAMES.get(canonical, canonical), board
         self._game = self._go_side = None
         self._fog = self._belief = None
+        self._alea = state
 
     def new_game(self) -> None:
         """Forget the game: back to the start position, with an empty hash table (at
@@ -291,6 +345,11 @@ class Engine:
         self._board = Board(self._variant)
         self._fog = self._belief = None
         self._tt.clear()
+        if self._alea is not None:
+            self._alea = alea.AleaState.start()
+            self._board = self._alea.board
+            if self._alea_core is not None:
+                self._alea_core.clear_hash()
 
     def set_position(self, fen: str | None, moves: list[str] | tuple[str, ...] = ()) -> None:
         """Set up ``fen`` (None: the variant's start position) and play ``moves`` (UCI).
@@ -298,7 +357,10 @@ class Engine:
         All or nothing: the new position is built aside and replaces the current one only
         when the FEN is valid and every move is legal in turn. Otherwise ValueError is
         raised, naming the bad FEN or the first illegal move, and nothing changes.
+        In Alea it is an error (``set_alea_position`` takes Alea's state).
         """
+        if self._alea is not None:
+            raise ValueError(ALEA_POSITION_HINT)
         board = Board(self._variant) if fen is None else Board(self._variant, fen)
         for ply, move in enumerate(moves, 1):
             try:
@@ -333,7 +395,7 @@ class Engine:
         history contradicts itself (``engine.belief.check_history``); nothing changes.
         """
         variant = load_variant(self._variant)
-        if variant.royal_check or not variant.royal_type:
+        if self._alea is not None or variant.royal_check or not variant.royal_type:
             raise ValueError(f"position fog needs a Fog of War variant, not {self._variant}")
         old = self._fog
         start = len(old.views) if old is not None and history.extends(old) else 0
@@ -343,8 +405,84 @@ class Engine:
         self.wait()
         self._board, self._fog = board, history
 
+    # -- Alea ----------------------------------------------------------------------------
+    @property
+    def alea(self) -> alea.AleaState | None:
+        """The Alea state being played (with the dice shown), or None outside Alea."""
+        return self._alea
+
+    def set_alea_position(self, fen: str | None, tokens=(), dice=...) -> None:
+        """Play Alea from ``fen`` (an Alea FEN; None: the start with Normal's jokers) after
+        ``tokens`` (one-word actions, ``engine.notation.parse_alea_token``), with ``dice``
+        shown (a pair of n b r q, None for no dice; left out: the last state's field).
+
+        The dice of earlier actions are not needed: an action is legal when some dice the
+        arbiter could show allow it (``alea.apply_unrolled``). All or nothing: ValueError
+        outside ``UCI_Variant alea``, for a bad FEN or token, an illegal action, dice A8
+        cannot show, or missing dice where the side to move needs them; nothing changes.
+        """
+        if self._alea is None:
+            raise ValueError("position alea needs UCI_Variant alea")
+        state = alea.AleaState.start() if fen is None else alea.AleaState.parse(fen)
+        if state.dice is not None and (dice is ... or tokens):
+            _check_dice(state.with_dice(None), state.dice)
+        for k, token in enumerate(tokens, 1):
+            action, promotion = parse_alea_token(token)
+            try:
+                state = alea.apply_unrolled(state, action, promotion)
+            except ValueError as exc:
+                raise ValueError(f"action {token!r} (action {k} of the list): {exc}") from None
+        if dice is not ...:
+            state = state.with_dice(None)
+            if dice is not None:
+                _check_dice(state, tuple(dice))
+            state = state.with_dice(dice)
+        if alea.needs_roll(state):
+            raise ValueError("the side to move has dice to roll: add 'dice <pair>' (the dice "
+                             "the arbiter shows)")
+        self.stop()
+        self.wait()
+        self._alea, self._board = state, state.board
+
+    def _aux(self) -> AleaCore:
+        if self._alea_aux is None:
+            self._alea_aux = AleaCore(16)
+            aleasearch.configure(self._alea_aux)
+        return self._alea_aux
+
+    def _alea_side(self) -> int:
+        """The side this engine plays: the one of its last ``go``, else the side to move."""
+        if self._go_side is not None:
+            return 0 if self._go_side == "w" else 1
+        return self._alea.side
+
+    def draw_offer(self) -> bool:
+        """A17: whether Quantum accepts a draw in the current Alea position (for the side
+        it plays, ``_alea_side``). Runs in the caller's thread (a few hundred thousand
+        nodes at most); a running search goes on."""
+        if self._alea is None:
+            raise ValueError("draw offers are an Alea message (UCI_Variant alea)")
+        return aleasearch.accepts_draw(self._aux(), self._alea, eval_tables(self._variant),
+                                       self._alea_side())
+
+    def guide_review(self, token: str) -> str:
+        """A22: the guide's review of ``token`` played in the current Alea position (the
+        position before the move, with its dice): the text of its ``info string``."""
+        if self._alea is None:
+            raise ValueError("guide review is an Alea message (UCI_Variant alea)")
+        action, promotion = parse_alea_token(token)
+        if promotion is not None:
+            raise ValueError(f"{token!r}: write a promotion without its piece (the die "
+                             "decides it)")
+        return aleasearch.review(self._aux(), self._alea, eval_tables(self._variant), action)
+
     def legal_moves(self) -> list[str]:
-        """The moves of the current position; in a fog history, those its view allows."""
+        """The moves of the current position; in a fog history, those its view allows; in
+        Alea, the legal actions as one word each."""
+        if self._alea is not None and not self._alea.classic:
+            if alea.needs_roll(self._alea):
+                return []
+            return [alea_token(a) for a in alea.legal_actions(self._alea)]
         if self._fog is not None:
             return view_moves(self._fog.last, load_variant(self._variant))
         return self._board.legal_moves()
@@ -359,4 +497,34 @@ class Engine:
             raise ValueError(f"perft depth must be 1..{MAX_PERFT_DEPTH}, not {depth}")
         if self._fog is not None:
             raise ValueError("perft needs a true position (position startpos|fen), not fog views")
+        if self._alea is not None:
+            raise ValueError("perft counts chess moves; Alea's depend on the dice")
         return self._board.perft_divide(depth)
+
+
+def _check_dice(state: alea.AleaState, dice: tuple) -> None:
+    """ValueError unless A8 can show ``dice`` to the side to move of ``state``."""
+    pair = alea.dice_pair(*dice)
+    if pair not in alea.dice_distribution(state):
+        shown = sorted("".join(p) for p in alea.dice_distribution(state) if p)
+        raise ValueError(f"dice {''.join(pair)} cannot be shown here (A8); possible: "
+                         f"{' '.join(shown) or 'none (dice -)'}")
+
+
+def _classic_limits(board: Board, limits: GoLimits) -> GoLimits:
+    """Alea's classic mode (A19) is chess with promotion to a queen: the search's root
+    leaves out the other promotions."""
+    from dataclasses import replace
+
+    moves = [m for m in board.legal_moves() if len(m) == 4 or m.endswith("q")]
+    wanted = {m.lower()[:4] for m in limits.searchmoves}
+    if wanted:
+        moves = [m for m in moves if m[:4] in wanted] or moves
+    return replace(limits, searchmoves=moves)
+
+
+def _classic_answer(on_bestmove):
+    """A classic-mode best move as Alea's one word: a promotion without its piece."""
+    def answer(best: BestMove) -> None:
+        on_bestmove(BestMove(best.move[:4] if best.move else None))
+    return answer

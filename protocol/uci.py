@@ -59,14 +59,15 @@ class SetOption:
 @dataclass
 class GoLimits(deepening.GoLimits):
     """Everything ``go`` may say: the engine's search limits plus the dialect's
-    ``go perft N`` (Stockfish). Times are milliseconds."""
+    ``go perft N`` (Stockfish) and Alea's ``guide``. Times are milliseconds."""
 
     perft: int | None = None
+    guide: bool = False
 
 
 _GO_INTEGERS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate",
                 "movetime", "perft")
-_GO_FLAGS = ("infinite", "ponder")
+_GO_FLAGS = ("infinite", "ponder", "guide")
 _GO_KEYWORDS = _GO_INTEGERS + _GO_FLAGS + ("searchmoves",)
 
 
@@ -271,6 +272,10 @@ def cmd_position(session: UciSession, args: list[str]) -> None:
         history = dialect.parse_fog_position(args[1:], session.engine.variant)
         session.engine.set_fog_position(history)
         return
+    if args and args[0] == "alea":
+        fen, tokens, dice = dialect.parse_alea_position(args[1:])
+        session.engine.set_alea_position(fen, tokens, dice)
+        return
     command = parse_position(args)
     session.engine.set_position(command.fen, command.moves)
 
@@ -282,6 +287,10 @@ def cmd_go(session: UciSession, args: list[str]) -> None:
         session.engine.wait()
         session.send(*dialect.perft_report(session.engine, limits.perft))
         return
+    alea = session.engine.alea
+    if limits.guide and (alea is None or alea.classic):
+        raise ValueError("guide: the Quantum guide is for Alea (UCI_Variant alea, not "
+                         "classic mode)")
     legal = session.engine.legal_moves()
     wanted = [m.lower() for m in limits.searchmoves]
     bad = [m for m in wanted if m not in legal]
@@ -329,6 +338,16 @@ def cmd_register(session: UciSession, args: list[str]) -> None:
     """`register ...` (2006 spec): Quantum needs no registration, so any form is accepted."""
 
 
+def cmd_draw(session: UciSession, args: list[str]) -> None:
+    """Alea's `draw offer` (A17): `draw accept` or `draw decline`."""
+    session.send(dialect.draw_answer(session.engine, args))
+
+
+def cmd_guide(session: UciSession, args: list[str]) -> None:
+    """Alea's `guide review <token>` (A22): the guide's verdict on a move played."""
+    session.send(*dialect.guide_review_lines(session.engine, args))
+
+
 def cmd_d(session: UciSession, args: list[str]) -> None:
     session.send(*dialect.display_lines(session.engine))
 
@@ -357,6 +376,8 @@ COMMANDS: dict[str, Callable[[UciSession, list[str]], None]] = {
     "d": cmd_d,
     "bench": cmd_bench,
     "learn": adaptive.cmd_learn,
+    "draw": cmd_draw,
+    "guide": cmd_guide,
 }
 
 

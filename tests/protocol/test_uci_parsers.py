@@ -198,8 +198,10 @@ def test_registry_rejects_duplicates():
 
 # -- dialect -------------------------------------------------------------------------------
 def test_variant_option_lists_every_variant_and_takes_aliases():
+    """The variant files first, then the hosted games (Alea)."""
     option = dialect.variant_option()
-    assert option.vars == tuple(variant_names())
+    assert option.vars == tuple(variant_names()) + ("alea",)
+    assert option.parse(" ALEA ") == "alea"
     assert option.uci_line().startswith(
         "option name UCI_Variant type combo default chess var chess var grand var hexagonal")
     assert option.parse("Glinski") == "hexagonal"

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from engine.board import Board
-from engine.variant import variant_names
+from engine.engine import game_names
 from protocol.uci import ERROR_PREFIX, UciSession
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ HANDSHAKE_OPTIONS = [
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Ponder type check default false",
     "option name UCI_Variant type combo default chess "
-    + " ".join(f"var {name}" for name in variant_names()),
+    + " ".join(f"var {name}" for name in game_names()),
     "option name UCI_LimitStrength type check default false",
     "option name UCI_Elo type spin default 1500 min 800 max 2800",
     "option name Level type combo default hard var beginner var easy var normal var hard "
