@@ -434,9 +434,12 @@ cdef double after_action(CoreRec* c, const AleaRec* child, move_t m, int depth, 
 
 
 cdef double decide(CoreRec* c, const AleaRec* a, int depth, double alpha, double beta, int ply,
-                   int dice, const move_t* moves, int n, bint in_check) noexcept nogil:
+                   int dice, const move_t* moves, int n, bint in_check,
+                   bint probe=False) noexcept nogil:
     """A side to move that knows its dice (``dice``: kind mask, 0 none): alpha-beta over
-    its actions. ``moves`` are the position's legal moves (n > 0)."""
+    its actions. ``moves`` are the position's legal moves (n > 0). ``probe``: search only
+    the first action in move order (Star2): a lower bound on the node's value, unless it
+    is at or below alpha."""
     cdef PosRec* p = c.pos
     cdef uint8_t flags[MAX_MOVES]
     cdef move_t acts[MAX_ACTIONS]
@@ -502,6 +505,8 @@ cdef double decide(CoreRec* c, const AleaRec* a, int depth, double alpha, double
         v = after_action(c, &child, m, depth, alpha, beta, ply)
         if c.stop:
             return 0.0
+        if probe:
+            return v
         if v > best:
             best = v
             best_move = m
@@ -532,7 +537,8 @@ cdef double chance(CoreRec* c, const AleaRec* a, int depth, double alpha, double
     cdef move_t moves[MAX_MOVES]
     cdef int n, side = p.side, mask = 0, j, nout, bound
     cdef bint in_check
-    cdef double total = 0.0, rem = 1.0, pj, lo, hi, v, orig_alpha = alpha
+    cdef double total = 0.0, rem = 1.0, pj, lo, hi, v, orig_alpha = alpha, rest = 0.0
+    cdef double lower[MAX_OUTCOMES]
     cdef key_t key
     cdef ATTEntry* e
     if enter(c, ply):
@@ -560,19 +566,33 @@ cdef double chance(CoreRec* c, const AleaRec* a, int depth, double alpha, double
             e.bound == TT_EXACT or (e.bound == TT_LOWER and e.value >= beta)
             or (e.bound == TT_UPPER and e.value <= alpha)):
         return e.value
+    # Star2 probing: the first action of every outcome gives a lower bound on it; their
+    # weighted sum may already reach beta, and else they narrow the upper windows below.
+    for j in range(nout):
+        lower[j] = decide(c, a, depth, -BOUND, BOUND, ply, c.dist_mask[mask][j], moves, n,
+                          in_check, True)
+        if c.stop:
+            return 0.0
+        if lower[j] < -BOUND:
+            lower[j] = -BOUND
+        rest += c.dist_p[mask][j] * lower[j]
+    if rest >= beta:
+        tt_store(c, key, rest, 0, depth, TT_LOWER)
+        return rest
     for j in range(nout):
         pj = c.dist_p[mask][j]
         rem -= pj
         if rem < 1e-12:
             rem = 0.0
+        rest -= pj * lower[j]                       # lower bounds of the outcomes after j
         lo = (alpha - total - BOUND * rem) / pj     # a child at or below lo: node <= alpha
-        hi = (beta - total + BOUND * rem) / pj      # at or above hi: node >= beta
+        hi = (beta - total - rest) / pj             # at or above hi: node >= beta
         if lo >= BOUND:
             v = total + pj * BOUND + BOUND * rem
             tt_store(c, key, v, 0, depth, TT_UPPER)
             return v
-        if hi <= -BOUND:
-            v = total - pj * BOUND - BOUND * rem
+        if hi <= lower[j]:
+            v = total + pj * lower[j] + rest
             tt_store(c, key, v, 0, depth, TT_LOWER)
             return v
         v = decide(c, a, depth, lo if lo > -BOUND else -BOUND, hi if hi < BOUND else BOUND,
@@ -584,7 +604,7 @@ cdef double chance(CoreRec* c, const AleaRec* a, int depth, double alpha, double
             tt_store(c, key, v, 0, depth, TT_UPPER)
             return v
         if v >= hi:
-            v = total + pj * v - BOUND * rem
+            v = total + pj * v + rest
             tt_store(c, key, v, 0, depth, TT_LOWER)
             return v
         total += pj * v
