@@ -39,13 +39,14 @@ from engine.notation import alea_token
 
 JOKER_CP = 90           # a free-move joker left, in the evaluation (spending one costs this)
 REROLL_CP = 30          # a reroll joker left
-CASTLE_CP = 25          # the castle joker, while the side may still castle
+CASTLE_CP = 10          # the castle joker, while the side may still castle
 WIN_MARGIN = 100        # a free-move joker must win this much more than the dice allow
 SAVE_MARGIN = 0         # ... when it saves a piece worth >= 3 the dice cannot save (A22)
 REROLL_MARGIN = 30      # new dice must be worth this much more than the best action now
 CASTLE_MARGIN = 0       # the castle joker's price is already in the evaluation
 JOKER_CANDIDATES = 6    # joker moves searched again beyond depth 1
 MAX_DEPTH = 32
+NEXT_DEPTH_SHARE = 2.0  # start a depth predicted to end within this many soft budgets
 LEVEL_DEPTH = {"beginner": 1, "easy": 2, "normal": 3}   # plies; hard: the clock decides
 WHOLE_LEVELS = ("normal", "hard", "adaptive")   # A21: only Beginner and Easy err on purpose
 GUIDE_DEPTH = 2         # guide review and draw offers: this deep, at most GUIDE_NODES
@@ -323,14 +324,15 @@ def analyse(core, state: alea.AleaState, max_depth: int, full: bool = False, clo
 
 
 def _next_depth_fits(clock, spent: list[float]) -> bool:
-    """Whether the next depth is likely to end within the soft budget (x1.5): a depth
-    left unfinished is wasted (values of different depths do not mix in expectimax).
-    The next one is predicted from the growth of the last two (at least x3)."""
+    """Whether the next depth is likely to end within NEXT_DEPTH_SHARE soft budgets (the
+    hard limit is up to four): a depth left unfinished is wasted (values of different
+    depths do not mix in expectimax). The next one is predicted from the growth of the
+    last two (at least x3)."""
     if clock.soft is None or len(spent) < 2:
         return True
     growth = spent[-1] / spent[-2] if spent[-2] > 1e-4 else 10.0
     growth = min(max(growth, 3.0), 60.0)
-    return clock.elapsed() + spent[-1] * growth <= clock.soft * 1.5
+    return clock.elapsed() + spent[-1] * growth <= clock.soft * NEXT_DEPTH_SHARE
 
 
 def think_alea(core, state: alea.AleaState, ev, limits: GoLimits, overhead_ms: int,
