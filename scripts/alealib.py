@@ -1,48 +1,32 @@
-"""The UCI loop shared by the Alea baseline players (scripts/alea_random.py,
-alea_greedy.py): each is a standalone UCI engine that plays ``alea`` from the messages of
-docs/protocol.md, "Alea games", and answers one action in one word (``e2e4``, ``e7e8`` for
-a promotion, ``joker:e2e4``, ``castle:e1g1``, ``reroll``), chosen among
-``engine.alea.legal_actions`` for the state and dice told: exactly the answers the arbiter
-accepts.
+"""The Alea baseline players (scripts/alea_random.py, alea_greedy.py): each is a
+standalone UCI engine that plays ``alea`` from the messages of docs/protocol.md, "Alea
+games", and answers one action in one word (``e2e4``, ``e7e8`` for a promotion,
+``joker:e2e4``, ``castle:e1g1``, ``reroll``), chosen among ``engine.alea.legal_actions``
+for the state and dice told: exactly the answers the arbiter accepts.
 
-Commands: ``uci``, ``isready``, ``ucinewgame``, ``setoption`` (``UCI_Variant`` accepts
-``alea`` only; ``Seed`` makes the random choices repeatable), ``position alea
-startpos|fen <alea-fen> [moves <token>...] [dice <pair>|-]``, ``go`` (answered at once;
-clocks are not read), ``draw offer`` (always ``draw decline``), ``stop`` (no effect: the
-answer has already come), ``quit``. A malformed command is answered with ``info string
-error ...`` and the last good position is kept.
+The commands are those of scripts/baselinelib.py's loop: ``UCI_Variant`` accepts ``alea``
+only; ``position alea startpos|fen <alea-fen> [moves <token>...] [dice <pair>|-]``;
+``go`` does not read the clocks; and ``draw offer``, always answered ``draw decline``.
 """
 from __future__ import annotations
 
-import random
-import sys
-from pathlib import Path
+from baselinelib import VALUES, BaselinePlayer, say  # first: puts the repo on sys.path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from adapters.alea_referee import AleaPosition, format_token, parse_alea_position  # noqa: E402
-from engine import alea  # noqa: E402
-from engine.alea import REROLL, Action  # noqa: E402
+from adapters.alea_referee import AleaPosition, format_token, parse_alea_position
+from engine import alea
+from engine.alea import REROLL, Action
 
 VARIANT = "alea"
-# Piece values for the baselines' choices; a mate counts as taking the king.
-VALUES = {"k": 1000, "q": 9, "r": 5, "b": 3, "n": 3, "p": 1}
 
 
-def say(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-
-
-class AleaPlayer:
-    """One baseline: ``choose`` picks an action; the rest is the UCI loop."""
+class AleaPlayer(BaselinePlayer):
+    """One Alea baseline: ``choose`` picks an action among ``actions``."""
 
     name = "Alea player"
+    variant = VARIANT
 
     def __init__(self):
-        self.rng = random.Random()
+        super().__init__()
         self.position: AleaPosition | None = None
 
     def choose(self, pos: AleaPosition, actions: list[Action]) -> Action:
@@ -55,68 +39,28 @@ class AleaPlayer:
             actions = [a for a in actions if a.kind != REROLL]
         return actions
 
-    # -- the loop ----------------------------------------------------------------------
+    def new_game(self) -> None:
+        self.position = None
+
     def set_position(self, line: str) -> None:
         if line.split()[1:2] != ["alea"]:
             raise ValueError("position wants 'alea startpos|fen ...'")
         self.position = parse_alea_position(line, self.position)
 
-    def setoption(self, words: list[str]) -> None:
-        if "name" not in words:
-            raise ValueError("setoption wants 'name'")
-        k = words.index("value") if "value" in words else len(words)
-        name = " ".join(words[words.index("name") + 1:k]).lower()
-        value = " ".join(words[k + 1:])
-        if name == "uci_variant":
-            if value.strip().lower() != VARIANT:
-                raise ValueError(f"{self.name} plays only {VARIANT}, not {value!r}")
-        elif name == "seed":
-            self.rng = random.Random(int(value))
-        else:
-            raise ValueError(f"unknown option {name!r}")
-
-    def go(self) -> None:
+    def best_move(self, go: list[str]) -> str:
         if self.position is None:
             self.set_position("position alea startpos")
         pos = self.position
         if alea.outcome(pos.state) is not None or alea.needs_roll(pos.state):
-            say("bestmove (none)")
-            return
+            return "(none)"
         actions = self.actions(pos)
-        say(f"bestmove {format_token(self.choose(pos, actions)) if actions else '(none)'}")
+        return format_token(self.choose(pos, actions)) if actions else "(none)"
 
-    def run(self) -> int:
-        for raw in sys.stdin:
-            words = raw.split()
-            if not words:
-                continue
-            cmd = words[0]
-            try:
-                if cmd == "uci":
-                    say(f"id name {self.name}")
-                    say("id author Quantum team")
-                    say(f"option name UCI_Variant type combo default {VARIANT} var {VARIANT}")
-                    say("option name Seed type spin default 0 min 0 max 2147483647")
-                    say("uciok")
-                elif cmd == "isready":
-                    say("readyok")
-                elif cmd == "ucinewgame":
-                    self.position = None
-                elif cmd == "setoption":
-                    self.setoption(words)
-                elif cmd == "position":
-                    self.set_position(raw.strip())
-                elif cmd == "go":
-                    self.go()
-                elif cmd == "draw" and words[1:] == ["offer"]:
-                    say("draw decline")
-                elif cmd == "quit":
-                    return 0
-                elif cmd != "stop":
-                    say(f"info string error unknown command {cmd!r}")
-            except ValueError as exc:
-                say(f"info string error {cmd}: {exc}")
-        return 0
+    def command(self, words: list[str]) -> bool:
+        if words == ["draw", "offer"]:
+            say("draw decline")
+            return True
+        return False
 
 
 def capture_value(state: alea.AleaState, action: Action) -> int:

@@ -59,6 +59,7 @@ class NaivePlayer(FogPlayer):
         return False
 
     def new_game(self):
+        super().new_game()
         self.engine.new_game()
 
     def last_seen_king(self, view) -> tuple[str, ...]:

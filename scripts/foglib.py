@@ -1,40 +1,23 @@
-"""The UCI loop shared by the Fog of War baseline players (scripts/fog_random.py,
-fog_greedy.py, fog_naive.py): each is a standalone UCI engine that plays ``fogofwar`` from
-what docs/protocol.md's ``position fog`` message tells it, and chooses among the moves
-its last view allows (``engine.fog.view_moves``, which are exactly the moves the arbiter
-accepts).
+"""The Fog of War baseline players (scripts/fog_random.py, fog_greedy.py, fog_naive.py):
+each is a standalone UCI engine that plays ``fogofwar`` from what docs/protocol.md's
+``position fog`` message tells it, and chooses among the moves its last view allows
+(``engine.fog.view_moves``, which are exactly the moves the arbiter accepts).
 
-Commands: ``uci``, ``isready``, ``ucinewgame``, ``setoption`` (``UCI_Variant`` accepts
-``fogofwar`` and its alias ``darkchess`` only; ``Seed`` makes the random choices
-repeatable), ``position fog ...``, ``position startpos|fen ... [moves ...]`` (a true
-position, for analysis: the player then moves from the view of the side to move), ``go``
-(answered at once with ``bestmove``; only the side's own clock is read), ``stop`` (no
-effect: the answer has already come), ``quit``. A malformed command is answered with
-``info string error ...`` and the last good position is kept.
+The commands are those of scripts/baselinelib.py's loop: ``UCI_Variant`` accepts
+``fogofwar`` and its alias ``darkchess`` only; ``position fog ...``, or ``position
+startpos|fen ... [moves ...]`` (a true position, for analysis: the player then moves from
+the view of the side to move); ``go`` reads only the side's own clock.
 """
 from __future__ import annotations
 
-import random
-import sys
-from pathlib import Path
+from baselinelib import VALUES, BaselinePlayer  # first: puts the repository on sys.path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from adapters.fog_referee import FogTurn, parse_fog_position  # noqa: E402
-from engine.board import Board  # noqa: E402
-from engine.fog import View, parse_view_fen, view_fen, view_moves  # noqa: E402
-from engine.variant import resolve_name  # noqa: E402
+from adapters.fog_referee import FogTurn, parse_fog_position
+from engine.board import Board
+from engine.fog import View, parse_view_fen, view_fen, view_moves
+from engine.variant import resolve_name
 
 VARIANT = "fogofwar"
-# Piece values for the baselines' choices; a king is worth more than everything else.
-VALUES = {"k": 1000, "q": 9, "r": 5, "b": 3, "n": 3, "p": 1}
-
-
-def say(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
 
 
 def own_clock(words: list[str], side: str) -> tuple[int | None, int, int | None]:
@@ -50,30 +33,27 @@ def own_clock(words: list[str], side: str) -> tuple[int | None, int, int | None]
     return number(f"{c}time"), number(f"{c}inc") or 0, number("movetime")
 
 
-class FogPlayer:
-    """One baseline: ``choose`` picks a move; the rest is the UCI loop."""
+class FogPlayer(BaselinePlayer):
+    """One Fog of War baseline: ``choose`` picks a move among those the view allows."""
 
     name = "fog player"
-    options: list[str] = []         # extra ``option name ...`` lines
+    variant = VARIANT
 
     def __init__(self):
-        self.rng = random.Random()
+        super().__init__()
         self.turns: list[FogTurn] = []
         self.view: View | None = None
 
-    # -- to be given by each player ----------------------------------------------------
     def choose(self, view: View, moves: list[str], go: list[str]) -> str:
         raise NotImplementedError
 
-    def set_option(self, name: str, value: str) -> bool:
-        """A player's own options; False when the name is not one of them."""
-        return False
+    def is_own_variant(self, value: str) -> bool:
+        return resolve_name(value) == VARIANT      # ValueError for an unknown name
 
     def new_game(self) -> None:
-        """Forget the game (``ucinewgame``)."""
+        self.turns, self.view = [], None
 
-    # -- the loop ----------------------------------------------------------------------
-    def position(self, line: str) -> None:
+    def set_position(self, line: str) -> None:
         words = line.split()
         if words[1:2] == ["fog"]:
             turns = parse_fog_position(line)
@@ -92,59 +72,11 @@ class FogPlayer:
         fen = view_fen(board, board.turn)
         self.turns, self.view = [FogTurn(fen)], parse_view_fen(fen, VARIANT)
 
-    def setoption(self, words: list[str]) -> None:
-        if "name" not in words:
-            raise ValueError("setoption wants 'name'")
-        k = words.index("value") if "value" in words else len(words)
-        name = " ".join(words[words.index("name") + 1:k])
-        value = " ".join(words[k + 1:])
-        if name.lower() == "uci_variant":
-            if resolve_name(value) != VARIANT:
-                raise ValueError(f"{self.name} plays only {VARIANT}, not {value!r}")
-        elif name.lower() == "seed":
-            self.rng = random.Random(int(value))
-        elif not self.set_option(name.lower(), value):
-            raise ValueError(f"unknown option {name!r}")
-
-    def go(self, words: list[str]) -> None:
+    def best_move(self, go: list[str]) -> str:
         if self.view is None:
-            self.position("position startpos")
+            self.set_position("position startpos")
         moves = view_moves(self.view)
-        say(f"bestmove {self.choose(self.view, moves, words) if moves else '(none)'}")
-
-    def run(self) -> int:
-        for raw in sys.stdin:
-            words = raw.split()
-            if not words:
-                continue
-            cmd = words[0]
-            try:
-                if cmd == "uci":
-                    say(f"id name {self.name}")
-                    say("id author Quantum team")
-                    say(f"option name UCI_Variant type combo default {VARIANT} var {VARIANT}")
-                    say("option name Seed type spin default 0 min 0 max 2147483647")
-                    for option in self.options:
-                        say(option)
-                    say("uciok")
-                elif cmd == "isready":
-                    say("readyok")
-                elif cmd == "ucinewgame":
-                    self.turns, self.view = [], None
-                    self.new_game()
-                elif cmd == "setoption":
-                    self.setoption(words)
-                elif cmd == "position":
-                    self.position(raw.strip())
-                elif cmd == "go":
-                    self.go(words[1:])
-                elif cmd == "quit":
-                    return 0
-                elif cmd != "stop":
-                    say(f"info string error unknown command {cmd!r}")
-            except ValueError as exc:
-                say(f"info string error {cmd}: {exc}")
-        return 0
+        return self.choose(self.view, moves, go) if moves else "(none)"
 
 
 def captures(view: View, moves: list[str]) -> dict[str, int]:

@@ -1,0 +1,121 @@
+"""The UCI loop shared by the baseline players of the hosted variants: Fog of War
+(scripts/foglib.py: fog_random.py, fog_greedy.py, fog_naive.py) and Alea
+(scripts/alealib.py: alea_random.py, alea_greedy.py). Each is a standalone UCI engine
+that plays one variant and answers ``go`` at once.
+
+Commands: ``uci``, ``isready``, ``ucinewgame``, ``setoption`` (``UCI_Variant`` accepts the
+player's variant only; ``Seed`` makes the random choices repeatable; a player may add its
+own options), ``position ...`` (parsed by the variant's player class), ``go`` (answered
+at once with ``bestmove``), ``stop`` (no effect: the answer has already come), ``quit``,
+and what a variant adds (Alea: ``draw offer``). A malformed command is answered with
+``info string error <command>: ...`` and the last good position is kept.
+
+Importing this module puts the repository root on ``sys.path``, so that the players can
+import ``engine`` and ``adapters``.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+# Piece values for the baselines' choices: a king (Fog of War: taking it; Alea: a mate)
+# is worth more than everything else.
+VALUES = {"k": 1000, "q": 9, "r": 5, "b": 3, "n": 3, "p": 1}
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+class BaselinePlayer:
+    """The UCI loop of one baseline. A variant's player class (FogPlayer, AleaPlayer)
+    gives ``variant``, ``set_position`` and ``best_move``; each player its ``name``,
+    ``choose`` and maybe its own options."""
+
+    name = "baseline player"
+    variant = ""                    # the one variant played (UCI_Variant)
+    options: list[str] = []         # extra ``option name ...`` lines
+
+    def __init__(self):
+        self.rng = random.Random()
+
+    # -- given by each variant's player class ------------------------------------------
+    def set_position(self, line: str) -> None:
+        """Read a ``position`` line; ValueError if malformed (the last good position
+        is kept)."""
+        raise NotImplementedError
+
+    def best_move(self, go: list[str]) -> str:
+        """The ``bestmove`` token for the position, ``go``'s arguments given."""
+        raise NotImplementedError
+
+    def new_game(self) -> None:
+        """Forget the game (``ucinewgame``)."""
+
+    def is_own_variant(self, value: str) -> bool:
+        """Whether ``setoption name UCI_Variant value <value>`` names ``variant``."""
+        return value.strip().lower() == self.variant
+
+    def set_option(self, name: str, value: str) -> bool:
+        """A player's own options (``name`` in lower case); False when the name is not
+        one of them."""
+        return False
+
+    def command(self, words: list[str]) -> bool:
+        """A command the variant adds; False when ``words`` is none of them."""
+        return False
+
+    # -- the loop ----------------------------------------------------------------------
+    def setoption(self, words: list[str]) -> None:
+        if "name" not in words:
+            raise ValueError("setoption wants 'name'")
+        k = words.index("value") if "value" in words else len(words)
+        name = " ".join(words[words.index("name") + 1:k])
+        value = " ".join(words[k + 1:])
+        if name.lower() == "uci_variant":
+            if not self.is_own_variant(value):
+                raise ValueError(f"{self.name} plays only {self.variant}, not {value!r}")
+        elif name.lower() == "seed":
+            self.rng = random.Random(int(value))
+        elif not self.set_option(name.lower(), value):
+            raise ValueError(f"unknown option {name!r}")
+
+    def run(self) -> int:
+        for raw in sys.stdin:
+            words = raw.split()
+            if not words:
+                continue
+            cmd = words[0]
+            try:
+                if cmd == "uci":
+                    say(f"id name {self.name}")
+                    say("id author Quantum team")
+                    say(f"option name UCI_Variant type combo default {self.variant} "
+                        f"var {self.variant}")
+                    say("option name Seed type spin default 0 min 0 max 2147483647")
+                    for option in self.options:
+                        say(option)
+                    say("uciok")
+                elif cmd == "isready":
+                    say("readyok")
+                elif cmd == "ucinewgame":
+                    self.new_game()
+                elif cmd == "setoption":
+                    self.setoption(words)
+                elif cmd == "position":
+                    self.set_position(raw.strip())
+                elif cmd == "go":
+                    say(f"bestmove {self.best_move(words[1:])}")
+                elif cmd == "quit":
+                    return 0
+                elif cmd != "stop" and not self.command(words):
+                    say(f"info string error unknown command {cmd!r}")
+            except ValueError as exc:
+                say(f"info string error {cmd}: {exc}")
+        return 0
