@@ -20,20 +20,12 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from spykit import say, serve  # first: puts the repository on sys.path
 
-from adapters.alea_referee import format_token, parse_alea_position  # noqa: E402
-from engine import alea  # noqa: E402
-from engine.alea import REROLL  # noqa: E402
-
-
-def say(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+from adapters.alea_referee import format_token, parse_alea_position
+from engine import alea
+from engine.alea import REROLL
 
 
 def answer(mode: str, pos, rng: random.Random) -> str:
@@ -60,33 +52,21 @@ def answer(mode: str, pos, rng: random.Random) -> str:
 
 
 def main(argv: list[str]) -> int:
-    mode, log = argv[1], open(argv[2], "a")
+    mode = argv[1]
     rng = random.Random(int(argv[3]) if len(argv) > 3 else None)
     pos = None
-    for raw in sys.stdin:
-        line = raw.rstrip("\r\n")
-        log.write(line + "\n")
-        log.flush()
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "uci":
-            say("id name AleaSpy")
-            say("option name UCI_Variant type combo default alea var alea")
-            say("uciok")
-        elif words[0] == "isready":
-            say("readyok")
-        elif words[0] == "position":
+
+    def handle(words: list[str], line: str) -> None:
+        nonlocal pos
+        if words[0] == "position":
             pos = parse_alea_position(line, pos)
         elif words[0] == "go":
             say(f"bestmove {answer(mode, pos, rng)}")
         elif words[:2] == ["draw", "offer"]:
             if mode != "deaf":
                 say("draw accept" if mode == "accept" else "draw decline")
-        elif words[0] == "quit":
-            break
-    log.close()
-    return 0
+
+    return serve(argv[2], "AleaSpy", ("alea",), handle)
 
 
 if __name__ == "__main__":

@@ -13,39 +13,20 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from spykit import say, serve  # first: puts the repository on sys.path
 
-from engine.board import Board  # noqa: E402
-from engine.fog import view_moves  # noqa: E402
-
-
-def say(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+from engine.board import Board
+from engine.fog import view_moves
 
 
 def main(argv: list[str]) -> int:
-    log = open(argv[1], "a")
     rng = random.Random(int(argv[2]) if len(argv) > 2 else None)
     moves: list[str] = []
-    for raw in sys.stdin:
-        line = raw.rstrip("\r\n")
-        log.write(line + "\n")
-        log.flush()
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "uci":
-            say("id name FogSpy")
-            say("option name UCI_Variant type combo default chess var chess var fogofwar")
-            say("uciok")
-        elif words[0] == "isready":
-            say("readyok")
-        elif words[0] == "position" and words[1:2] == ["fog"]:
+
+    def handle(words: list[str], line: str) -> None:
+        nonlocal moves
+        if words[0] == "position" and words[1:2] == ["fog"]:
             moves = view_moves(line.rsplit(" view ", 1)[1].split(" lost ")[0])
         elif words[0] == "position":
             k = words.index("moves") if "moves" in words else len(words)
@@ -56,10 +37,8 @@ def main(argv: list[str]) -> int:
             moves = board.legal_moves()
         elif words[0] == "go":
             say(f"bestmove {rng.choice(moves) if moves else '(none)'}")
-        elif words[0] == "quit":
-            break
-    log.close()
-    return 0
+
+    return serve(argv[1], "FogSpy", ("chess", "fogofwar"), handle)
 
 
 if __name__ == "__main__":
