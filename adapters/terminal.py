@@ -62,6 +62,7 @@ VARIANTS = ("chess", "grand", "hexagonal", "fogofwar", "alea")
 FOG_MARK = "?"                          # a fogged cell in a Fog of War drawing
 CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"      # ANSI: clear the screen and its scrollback, go home
 COLOUR = ("White", "Black")
+GAME_WORDS = ("resign", "quit", "exit", "draw")  # in every variant: HumanPlayer.game_word
 COORDINATE = re.compile(r"([a-z])(\d{1,2})([a-z])(\d{1,2})([a-z]?)")
 
 HELP = """\
@@ -217,10 +218,30 @@ class HumanPlayer:
             self.between_turns(self, COLOUR[side])
         start = time.monotonic()
         self.show(board, parse_clocks(go), side, start, fog)
+        move = self.read_turn(
+            side, HELP, lambda: self.list_moves(board, legal),
+            lambda: self.show(board, parse_clocks(go), side, start, fog),
+            lambda text: self.read_move(board, text, legal),
+            no_draw_answer="Your opponent is an engine, which cannot answer a draw offer "
+                           "over UCI; draws by repetition, the n-move rule and dead "
+                           "material are applied automatically.")
+        if self.draw_offered_to_me:
+            self.say("(Moving declines the draw offer.)")
+        self.draw_offered_to_me = False
+        return move, None, time.monotonic() - start, ""
+
+    def read_turn(self, side: int, help_text: str, moves, show, parse,
+                  no_draw_answer: str) -> str:
+        """Prompt ``side``'s player and read entries until ``parse`` accepts one; return
+        what it gives. ``help`` says ``help_text``, ``moves`` says ``moves()``, ``board``
+        calls ``show()``, GAME_WORDS go to ``game_word`` (``no_draw_answer`` when nobody
+        can answer a draw offer); anything else is ``parse(text)``: (result, None), or
+        (None, what to say). The end of the input (the person has gone) raises
+        GameOver."""
         while True:
             self.say(f"{COLOUR[side]} to move ({self.name})> ", end="")
             line = self.input.readline()
-            if not line:                            # end of input: the person has gone
+            if not line:
                 self.say("")
                 raise GameOver(None, f"abandoned: {self.name} left the game")
             text = line.strip()
@@ -228,37 +249,43 @@ class HumanPlayer:
                 continue
             word = text.lower()
             if word == "help":
-                self.say(HELP)
+                self.say(help_text)
             elif word == "moves":
-                self.say(self.list_moves(board, legal))
+                self.say(moves())
             elif word == "board":
-                self.show(board, parse_clocks(go), side, start, fog)
-            elif word == "resign":
-                self.say(f"{self.name} resigns.")
-                raise GameOver(float(side), f"resignation: {self.name} resigned")
-            elif word in ("quit", "exit"):
-                raise GameOver(None, f"abandoned: {self.name} quit")
-            elif word == "draw":
-                if self.draw_offered_to_me:
-                    self.say("Draw agreed.")
-                    raise GameOver(0.5, "draw by agreement")
-                if self.opponent is None:
-                    self.say("Your opponent is an engine, which cannot answer a draw offer "
-                             "over UCI; draws by repetition, the n-move rule and dead "
-                             "material are applied automatically.")
-                else:
-                    self.opponent.draw_offered_to_me = True
-                    self.say(f"You offer a draw; now make your move. "
-                             f"{COLOUR[1 - side]} answers on their turn.")
+                show()
+            elif word in GAME_WORDS:
+                self.game_word(word, side, no_draw_answer)
             else:
-                move, problem = self.read_move(board, text, legal)
-                if move is None:
-                    self.say(problem)
-                    continue
-                if self.draw_offered_to_me:
-                    self.say("(Moving declines the draw offer.)")
-                self.draw_offered_to_me = False
-                return move, None, time.monotonic() - start, ""
+                result, problem = parse(text)
+                if result is not None:
+                    return result
+                self.say(problem)
+
+    def game_word(self, word: str, side: int, no_answer: str) -> None:
+        """One of GAME_WORDS, entered by ``side``'s player: ``resign`` and ``quit``/``exit``
+        end the game; ``draw`` agrees to a draw offered to this player, else offers one:
+        to the engine through ``draw_offer`` (Alea), to the other player of a hot-seat
+        game, or says ``no_answer`` when nobody can answer it."""
+        if word == "resign":
+            self.say(f"{self.name} resigns.")
+            raise GameOver(float(side), f"resignation: {self.name} resigned")
+        if word in ("quit", "exit"):
+            raise GameOver(None, f"abandoned: {self.name} quit")
+        if self.draw_offered_to_me:
+            self.say("Draw agreed.")
+            raise GameOver(0.5, "draw by agreement")
+        if self.draw_offer is not None:
+            accepted, message = self.draw_offer()
+            self.say(message)
+            if accepted:
+                raise GameOver(0.5, "draw by agreement")
+        elif self.opponent is not None:
+            self.opponent.draw_offered_to_me = True
+            self.say(f"You offer a draw; now make your move. "
+                     f"{COLOUR[1 - side]} answers on their turn.")
+        else:
+            self.say(no_answer)
 
     # -- Alea ---------------------------------------------------------------------------
     def go_alea(self, position: str, go: str):
@@ -272,49 +299,13 @@ class HumanPlayer:
             self.between_turns(self, COLOUR[side])
         start = time.monotonic()
         self.show_alea(pos, parse_clocks(go))
-        while True:
-            self.say(f"{COLOUR[side]} to move ({self.name})> ", end="")
-            line = self.input.readline()
-            if not line:
-                self.say("")
-                raise GameOver(None, f"abandoned: {self.name} left the game")
-            text = line.strip()
-            word = text.lower()
-            if not text:
-                continue
-            if word == "help":
-                self.say(ALEA_HELP)
-            elif word == "moves":
-                self.say(alea_actions_text(state))
-            elif word == "board":
-                self.show_alea(pos, parse_clocks(go))
-            elif word == "resign":
-                self.say(f"{self.name} resigns.")
-                raise GameOver(float(side), f"resignation: {self.name} resigned")
-            elif word in ("quit", "exit"):
-                raise GameOver(None, f"abandoned: {self.name} quit")
-            elif word == "draw":
-                if self.draw_offered_to_me:
-                    self.say("Draw agreed.")
-                    raise GameOver(0.5, "draw by agreement")
-                if self.draw_offer is not None:
-                    accepted, message = self.draw_offer()
-                    self.say(message)
-                    if accepted:
-                        raise GameOver(0.5, "draw by agreement")
-                elif self.opponent is not None:
-                    self.opponent.draw_offered_to_me = True
-                    self.say(f"You offer a draw; now make your move. "
-                             f"{COLOUR[1 - side]} answers on their turn.")
-                else:
-                    self.say("Your opponent cannot answer a draw offer here.")
-            else:
-                token, problem = read_alea(state, text)
-                if token is None:
-                    self.say(problem)
-                    continue
-                self.draw_offered_to_me = False
-                return token, None, time.monotonic() - start, ""
+        token = self.read_turn(
+            side, ALEA_HELP, lambda: alea_actions_text(state),
+            lambda: self.show_alea(pos, parse_clocks(go)),
+            lambda text: read_alea(state, text),
+            no_draw_answer="Your opponent cannot answer a draw offer here.")
+        self.draw_offered_to_me = False
+        return token, None, time.monotonic() - start, ""
 
     def show_alea(self, pos, clocks: tuple) -> None:
         from engine import alea
