@@ -146,6 +146,18 @@ def _score(searcher, board, move, depth, ev, tt) -> int | None:
     return None if searcher.stopped else score
 
 
+def _score_moves(searcher, board, moves, depth, ev, tt) -> dict:
+    """``{move: score}`` for ``moves`` in ``board`` at ``depth``, in order, up to the first
+    that could not be scored (the search was stopped)."""
+    found = {}
+    for move in moves:
+        score = _score(searcher, board, move, depth, ev, tt)
+        if score is None:
+            break
+        found[move] = score
+    return found
+
+
 def _search_samples(searcher, samples, moves, ev, tt, limits, clock, strength, on_info):
     """Depth 1 over every move in as many samples as the budget allows, then the best
     CANDIDATES moves deeper over those samples, one fewer per depth.
@@ -157,12 +169,7 @@ def _search_samples(searcher, samples, moves, ev, tt, limits, clock, strength, o
     max_depth = min(limits.depth or MAX_DEPTH, strength.max_depth or MAX_DEPTH, MAX_DEPTH)
     used = 0
     for k, board in enumerate(samples):
-        found = {}
-        for move in moves:
-            score = _score(searcher, board, move, 1, ev, tt)
-            if score is None:
-                break
-            found[move] = score
+        found = _score_moves(searcher, board, moves, 1, ev, tt)
         if searcher.stopped:
             break
         tally.commit(k, found)
@@ -181,12 +188,7 @@ def _search_samples(searcher, samples, moves, ev, tt, limits, clock, strength, o
             break
         done = 0
         for k in range(used):
-            found = {}
-            for move in candidates:
-                score = _score(searcher, samples[k], move, depth, ev, tt)
-                if score is None:
-                    break
-                found[move] = score
+            found = _score_moves(searcher, samples[k], candidates, depth, ev, tt)
             if searcher.stopped:
                 break
             tally.commit(k, found)
