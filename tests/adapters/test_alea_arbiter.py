@@ -17,14 +17,12 @@ import io
 import random
 import re
 import shlex
-import shutil
-import subprocess
 import sys
 from collections import Counter
 
 import pytest
 
-from adapterkit import MATCH, REPO_ROOT, close
+from adapterkit import REPO_ROOT, answers, baseline_argv, close, run_match_script
 from adapters import arbiter
 from adapters.alea_referee import (AleaReferee, daily_seed, explain, format_token,
                                    parse_alea_position, parse_seed, parse_token)
@@ -37,7 +35,6 @@ from engine.alea import Action, AleaState
 
 TC = TimeControl(10.0, 0.1)          # generous: the players answer in milliseconds
 SPY = REPO_ROOT / "tests" / "adapters" / "fakes" / "alea_spy.py"
-SCRIPTS = REPO_ROOT / "scripts"
 START = AleaState.start().fen()
 # White can move all four die types: knights, Bc1/Bf1, Rh1-g1, the queen.
 OPEN = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 0 1"
@@ -57,7 +54,7 @@ def alea_fen(fen: str, moves="8/8", last="-/-", jokers="4/4", rerolls="2/2", cas
 
 
 def baseline(name: str) -> list[str]:
-    return [sys.executable, str(SCRIPTS / f"alea_{name}.py")]
+    return baseline_argv(f"alea_{name}")
 
 
 def spy_argv(mode: str, log, seed: int = 1) -> list[str]:
@@ -412,11 +409,8 @@ def test_terminal_alea_turn(start_engine):
 # -- the baselines and matches ----------------------------------------------------------------
 def test_baselines_refuse_other_variants_and_decline_draws(start_engine):
     eng = start_engine(baseline("greedy"))
-    eng.send("setoption name UCI_Variant value chess")
-    eng.send("position alea fen nonsense")
-    eng.send("draw offer")
-    eng.send("isready")
-    said = list(eng.until(lambda s: s == "readyok", 10))
+    said = answers(eng, "setoption name UCI_Variant value chess", "position alea fen nonsense",
+                   "draw offer")
     assert any("plays only alea" in s for s in said)
     assert any(s.startswith("info string error position") for s in said)
     assert "draw decline" in said
@@ -444,18 +438,12 @@ def test_run_match_seeds_each_game(tmp_path):
 
 def test_scripts_match_alea_greedy_beats_random(tmp_path):
     pgn = tmp_path / "alea.pgn"
-    nice = [shutil.which("nice"), "-n", "10"] if shutil.which("nice") else []
-    proc = subprocess.run(
-        nice + [sys.executable, str(MATCH), "--variant", "alea", "--games", "4",
-                "--tc", "5+0.05", "--seed", "1", "--engine1", shlex.join(baseline("greedy")),
-                "--engine2", shlex.join(baseline("random")), "--option1", "Seed=5",
-                "--option2", "Seed=6", "--pgn", str(pgn)],
-        capture_output=True, text=True, cwd=REPO_ROOT, timeout=300, check=False)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    score = re.search(r"score (\d+(?:\.\d)?)/4", proc.stdout)
-    assert score and float(score[1]) >= 2.5, proc.stdout
-    assert "illegal: 0/0" in proc.stdout and "crashes: 0/0" in proc.stdout
-    assert "time forfeits e1/e2: 0/0" in proc.stdout
+    out, score = run_match_script(
+        "--variant", "alea", "--games", "4", "--tc", "5+0.05", "--seed", "1",
+        "--engine1", shlex.join(baseline("greedy")), "--engine2", shlex.join(baseline("random")),
+        "--option1", "Seed=5", "--option2", "Seed=6", "--pgn", str(pgn))
+    assert score >= 2.5, out
+    assert "time forfeits e1/e2: 0/0" in out
     games = pgn.read_text().split("[Event ")[1:]
     assert len(games) == 4 and all('[Variant "Alea"]' in g for g in games)
     assert [re.search(r'\[DiceSeed "(\d+)"\]', g)[1] for g in games] == ["1", "2", "3", "4"]

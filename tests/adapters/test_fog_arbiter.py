@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
-import subprocess
 import sys
 
 import pytest
 
-from adapterkit import MATCH, REPO_ROOT, close, replay
+from adapterkit import (REPO_ROOT, answers, baseline_argv, close, replay,
+                        run_match_script)
 from adapters import arbiter
 from adapters.arbiter import (Clocks, GameRecord, Referee, TimeControl, play_game,
                               referee_for)
@@ -32,13 +31,12 @@ from engine.fog import lost_cells, view_fen, visible_cells
 
 TC = TimeControl(10.0, 0.1)          # generous: the players answer in milliseconds
 SPY = REPO_ROOT / "tests" / "adapters" / "fakes" / "fog_spy.py"
-SCRIPTS = REPO_ROOT / "scripts"
 FILES = "abcdefgh"
 CELLS = [f + r for r in "12345678" for f in FILES]
 
 
 def baseline(name: str) -> list[str]:
-    return [sys.executable, str(SCRIPTS / f"fog_{name}.py")]
+    return baseline_argv(f"fog_{name}")
 
 
 def spy_argv(log, seed: int) -> list[str]:
@@ -286,10 +284,7 @@ def test_naive_plays_view_legal_moves(start_engine, monkeypatch):
 
 def test_baselines_refuse_other_variants(start_engine):
     eng = start_engine(baseline("random"))
-    eng.send("setoption name UCI_Variant value chess")
-    eng.send("position fog view nonsense")
-    eng.send("isready")
-    said = list(eng.until(lambda s: s == "readyok", 10))
+    said = answers(eng, "setoption name UCI_Variant value chess", "position fog view nonsense")
     assert any("plays only fogofwar" in s for s in said)
     assert any(s.startswith("info string error position") for s in said)
 
@@ -311,18 +306,12 @@ def test_run_match_tells_fog_engines_only_their_views(tmp_path):
 
 def test_scripts_match_fog_greedy_beats_random(tmp_path):
     pgn = tmp_path / "fog.pgn"
-    nice = [shutil.which("nice"), "-n", "10"] if shutil.which("nice") else []
-    proc = subprocess.run(
-        nice + [sys.executable, str(MATCH), "--variant", "fogofwar", "--games", "4",
-                "--tc", "5+0.05", "--engine1", shlex.join(baseline("greedy")),
-                "--engine2", shlex.join(baseline("random")), "--option1", "Seed=5",
-                "--option2", "Seed=6", "--pgn", str(pgn)],
-        capture_output=True, text=True, cwd=REPO_ROOT, timeout=300, check=False)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    score = re.search(r"score (\d+(?:\.\d)?)/4", proc.stdout)
-    assert score and float(score[1]) >= 3, proc.stdout
-    assert "illegal: 0/0" in proc.stdout and "crashes: 0/0" in proc.stdout
+    out, score = run_match_script(
+        "--variant", "fogofwar", "--games", "4", "--tc", "5+0.05",
+        "--engine1", shlex.join(baseline("greedy")), "--engine2", shlex.join(baseline("random")),
+        "--option1", "Seed=5", "--option2", "Seed=6", "--pgn", str(pgn))
+    assert score >= 3, out
     games = pgn.read_text().split("[Event ")[1:]
     assert len(games) == 4 and all('[Variant "Fog of War"]' in g for g in games)
     # The live lines say how games ended, never a move of one.
-    assert not re.search(r"\b[a-h][1-8][a-h][1-8]", proc.stdout)
+    assert not re.search(r"\b[a-h][1-8][a-h][1-8]", out)
