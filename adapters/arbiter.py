@@ -35,10 +35,12 @@ And what the game is, where a variant's rules are more than its board's:
 ``Referee`` is the perfect-information game: both sides see the whole position and every
 move, and nothing is left to chance. ``adapters.fog_referee.FogReferee`` tells each side of
 a Fog of War game only its own views, lost cells, moves and clock; ``play_game`` chooses it
-for ``fogofwar`` by itself (``referee_for``). ``adapters.alea_referee.AleaReferee`` hosts
-Alea (chess with two dice): it keeps the ``engine.alea.AleaState``, rolls the dice from a
-seeded generator, and checks each answer (a move, a joker, a reroll) against the Alea
-rules; ``referee_for("alea")`` gives it.
+for ``fogofwar`` by itself (``referee_for``); ``referee_for(..., omniscient=(False, True))``
+lets one side of a fog game see the whole game (a reference engine, to measure what the
+fog costs) while the other still gets only its views. ``adapters.alea_referee.AleaReferee``
+hosts Alea (chess with two dice): it keeps the ``engine.alea.AleaState``, rolls the dice
+from a seeded generator, and checks each answer (a move, a joker, a reroll) against the
+Alea rules; ``referee_for("alea")`` gives it.
 """
 from __future__ import annotations
 
@@ -212,19 +214,25 @@ class Referee:
         return f"position fen {rec.start_fen}" + (" moves " + " ".join(played) if played else "")
 
 
-def referee_for(variant: str, seed: int | None = None) -> Referee:
+def referee_for(variant: str, seed: int | None = None,
+                omniscient: tuple = (False, False)) -> Referee:
     """The referee a variant's games need by default: ``FogReferee`` for Fog of War (and
     its aliases), ``AleaReferee`` for Alea (its dice from ``seed``; None: a fresh random
     seed, written in the record), the perfect-information ``Referee`` for every other
-    variant (``seed`` is unused there)."""
+    variant (``seed`` is unused there). ``omniscient`` (White, Black): in Fog of War, the
+    sides told the whole game instead of their views; ValueError in any other variant,
+    where nothing is hidden."""
     from engine.variant import resolve_name
     try:
         name = resolve_name(variant)
     except ValueError:
         name = variant.strip().lower()
+    if any(omniscient) and name != "fogofwar":
+        raise ValueError(f"an omniscient side needs Fog of War, not {variant!r}: "
+                         f"nothing is hidden there")
     if name == "fogofwar":
         from adapters.fog_referee import FogReferee
-        return FogReferee()
+        return FogReferee(omniscient=omniscient)
     if name == "alea":
         from adapters.alea_referee import AleaReferee
         return AleaReferee(seed=seed)

@@ -16,6 +16,14 @@ board), the cells where it lost a piece to the opponent's last move and can no l
 and nothing else: never the true position, an opponent move, or the opponent's clock.
 Once the game is over ``reveal_at_end`` gives the whole game (the rules reveal it then).
 
+For measuring what the fog costs, one side may be made omniscient
+(``FogReferee(omniscient=(False, True))``, ``scripts/match --omniscient2``): that side is
+told what any perfect-information game tells it, ``position fen <start> moves <every move>``
+and both clocks (``Referee.message_for``), so an engine that knows the board rules but not
+the fog (Fairy-Stockfish with ``scripts/fsf-fogofwar.ini``) can play; the other side still
+gets only its views. The record's ``WhiteSees``/``BlackSees`` tags (in the PGN) say who saw
+what.
+
 ``parse_fog_position`` reads such a message back into ``FogTurn`` s with the protocol's own
 parser (protocol.dialect), for the players that receive it (the terminal's HumanPlayer,
 the fog baselines in scripts/, the tests' spy).
@@ -71,24 +79,37 @@ class FogReferee(Referee):
     """What each side of a Fog of War game is told (see the module docstring).
 
     The histories are kept between messages and extended by the moves played since; a
-    record that does not continue the one followed so far (a new game) starts afresh."""
+    record that does not continue the one followed so far (a new game) starts afresh.
+    ``omniscient[side]`` True: that side is told the whole game instead of its views."""
 
-    def __init__(self):
+    def __init__(self, omniscient: tuple = (False, False)):
+        self.omniscient = (bool(omniscient[0]), bool(omniscient[1]))
         self._rec: GameRecord | None = None
         self._board: Board | None = None        # the true position after ``_played``
         self._played: list[str] = []
         self._turns: tuple[list, list] = ([], [])
 
     # -- the Referee hooks -------------------------------------------------------------
+    def setup(self, rec: GameRecord, start_fen: str | None) -> Board:
+        """The plain board; with an omniscient side, tags saying what each side saw."""
+        board = super().setup(rec, start_fen)
+        if any(self.omniscient):
+            for colour, omniscient in zip(("White", "Black"), self.omniscient):
+                rec.tags[f"{colour}Sees"] = "whole board" if omniscient else "views"
+        return board
+
     def message_for(self, side: int, board: Board, rec: GameRecord,
                     clocks: Clocks) -> tuple[str, str]:
-        """(``position fog ...``, the side's own clock) for ``side``, the side to move."""
+        """(``position fog ...``, the side's own clock) for ``side``, the side to move; for
+        an omniscient side the perfect-information message (the whole game, both clocks)."""
         self._follow(rec)
         if board is not None and board.fen() != self._board.fen():
             raise RuntimeError("FogReferee: the record does not lead to the arbiter's board")
         turns = self._turns[side]
         if not turns or turns[-1].move is not None:
             raise RuntimeError(f"FogReferee: side {side} is not to move")
+        if self.omniscient[side]:
+            return self.whole_game(rec), clocks.go_args()
         return format_fog_position(turns), clocks.own_go_args(side)
 
     def history(self, side: int, rec: GameRecord) -> list[FogTurn]:

@@ -17,6 +17,10 @@ is told only its own views (adapters/fog_referee.py). A game reaches ``on_game``
 PGN only once finished, so nothing of a fog game is shown while it is played. In Alea
 (adapters/alea_referee.py) game ``i`` rolls its dice from the seed ``seed + i``
 (``seed`` None: a random seed per game); each game's seed is in its PGN.
+``omniscient`` (engine 1, engine 2) makes an engine see the whole board in Fog of War (it
+is sent the true ``position fen ... moves ...`` and both clocks, whichever colour it
+plays; the other engine still gets only its views), to measure what the fog costs against
+a reference engine; the PGN's ``WhiteSees``/``BlackSees`` tags record it.
 
 Nothing here prints; scripts/match is the command-line face.
 """
@@ -57,6 +61,7 @@ class MatchConfig:
     sprt: SprtConfig | None = None
     cwd: str = str(ROOT)             # where the engines are started
     seed: int | None = None          # Alea: game i rolls its dice from seed + i
+    omniscient: tuple = (False, False)  # Fog of War: engine 1, engine 2 see the whole board
 
 
 @dataclass
@@ -116,6 +121,8 @@ def run_match(config: MatchConfig,
        then has ``stopped == INTERRUPTED``.
     """
     tc = TimeControl.parse(config.tc)
+    if any(config.omniscient):      # outside Fog of War: ValueError before any game
+        referee_for(config.variant, omniscient=config.omniscient)
     jobs = schedule(config.variant, config.games)
     result = MatchResult(config)
     lock = threading.Lock()
@@ -186,7 +193,10 @@ def run_match(config: MatchConfig,
                 else:
                     white, black = (engines[1], engines[0]) if swapped else (engines[0], engines[1])
                     try:
-                        referee = referee_for(config.variant, seed=game_seed(config.seed, idx))
+                        omniscient = (config.omniscient[::-1] if swapped
+                                      else config.omniscient)
+                        referee = referee_for(config.variant, seed=game_seed(config.seed, idx),
+                                              omniscient=omniscient)
                         rec = play_game(white=white, black=black, variant=config.variant, tc=tc,
                                         opening=opening, on_move=abandon_if_stopping,
                                         referee=referee)

@@ -6,7 +6,10 @@ the project's ``3/4-1/4`` result convention with the reason in ``Termination``.
 Fog of War games (``[Variant "Fog of War"]``, coordinate moves: a king capture is no
 move a chess reader accepts) are written only once they are over -- the match runner
 and the terminal write finished records only -- and then reveal every move of both sides
-(shared/rules/fog.md: spectators see nothing until the end, then the whole game).
+(shared/rules/fog.md: spectators see nothing until the end, then the whole game). A
+game in which one side saw the whole board (adapters/fog_referee.py, ``omniscient``) says
+so in ``[WhiteSees "..."]`` and ``[BlackSees "..."]`` (``views`` or ``whole board``); any
+other extra tags of a record (``rec.tags``) are written the same way.
 
 Alea games (``[Variant "Alea"]``, adapters/alea_referee.py) carry the dice seed
 (``[DiceSeed "..."]``) and, when the game did not begin with the standard Alea start, its
@@ -36,6 +39,7 @@ def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_
             ("Variant", VARIANT_TAG.get(rec.variant, rec.variant)),
             ("TimeControl", time_control), ("Termination", rec.termination or "unterminated"),
             ("PlyCount", str(len(rec.moves)))]
+    tags += [(k, v) for k, v in rec.tags.items()]
     first_fen = _initial_fen(rec)
     if first_fen != start:
         tags += [("SetUp", "1"), ("FEN", first_fen)]
