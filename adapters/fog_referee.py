@@ -20,7 +20,7 @@ For measuring what the fog costs, one side may be made omniscient
 (``FogReferee(omniscient=(False, True))``, ``scripts/match --omniscient2``): that side is
 told what any perfect-information game tells it, ``position fen <start> moves <every move>``
 and both clocks (``Referee.message_for``), so an engine that knows the board rules but not
-the fog (Fairy-Stockfish with ``scripts/fsf-fogofwar.ini``) can play; the other side still
+the fog (Fairy-Stockfish with ``tests/data/fogofwar.ini``) can play; the other side still
 gets only its views. The record's ``WhiteSees``/``BlackSees`` tags (in the PGN) say who saw
 what.
 

@@ -9,7 +9,7 @@ test_fog_arbiter.py (``check_spy_log``) are run on what it received; the omnisci
 log must be the true game, message by message. Then the match runner gives the whole board
 to the engine asked for, whichever colour it plays, the PGN says who saw what, and an
 omniscient side outside Fog of War is refused. When Fairy-Stockfish is installed, it plays
-the spy with scripts/fsf-fogofwar.ini.
+the spy with tests/data/fogofwar.ini.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from engine.fog import view_fen
 from test_fog_arbiter import check_spy_log, spy_argv
 
 TC = TimeControl(10.0, 0.1)
-INI = REPO_ROOT / "scripts" / "fsf-fogofwar.ini"
+INI = REPO_ROOT / "tests" / "data" / "fogofwar.ini"
 FSF = shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
 BOTH_CLOCKS = r"go wtime \d+ btime \d+ winc \d+ binc \d+"
 
@@ -159,7 +159,7 @@ def test_scripts_match_refuses_an_omniscient_side_outside_fog():
 # -- Fairy-Stockfish, seeing the whole board --------------------------------------------
 @pytest.mark.skipif(FSF is None, reason="fairy-stockfish is not installed")
 def test_fairy_stockfish_plays_fog_seeing_the_board(start_engine, tmp_path):
-    """With scripts/fsf-fogofwar.ini, Fairy-Stockfish 11.1 plays legal fog moves from the
+    """With tests/data/fogofwar.ini, Fairy-Stockfish 11.1 plays legal fog moves from the
     true position and takes the random spy's king; the spy still gets only views."""
     from adapters.uci_engine import UciEngine
     spy_log = tmp_path / "spy.log"

@@ -1,11 +1,12 @@
-"""scripts/fsf-fogofwar.ini teaches Fairy-Stockfish 11.1 Fog of War's board rules (it has no
-fog variant of its own), so that it can play fog games seeing the whole board
+"""tests/data/fogofwar.ini (pychess.org's definition, a copy of shared/refdata) teaches
+Fairy-Stockfish 11.1 Fog of War's board rules (it has no fog variant of its own), so that
+it can play fog games seeing the whole board
 (scripts/match --omniscient2, docs/strength.md). Its perft must equal the fog reference
 table (perft_fogofwar.tsv) and Quantum's fogofwar perft on positions that exercise what
 differs from chess: no check rule, castling out of, through and into attack, a king left
 attacked and captured (the game over: nothing is counted below a king capture), promotion
 and en passant. And its search must see a king capture as the win. (Stalemate is a draw
-and material never is, as in the ini; perft cannot tell those apart, and 11.1 has no
+by 11.1's default and material never is; perft cannot tell those apart, and 11.1 has no
 insufficient-material rule to switch off.)
 
 Skipped when Fairy-Stockfish is not installed (CI installs the Debian package).
@@ -21,7 +22,7 @@ import pytest
 from engine.board import Board
 from testkit import REPO_ROOT, read_tsv, refdata
 
-INI = REPO_ROOT / "scripts" / "fsf-fogofwar.ini"
+INI = REPO_ROOT / "tests" / "data" / "fogofwar.ini"
 FSF = shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
 NODE_CAP = 5_000_000        # every row of the table: Fairy-Stockfish counts them in seconds
 
