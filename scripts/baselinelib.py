@@ -1,14 +1,19 @@
 """The UCI loop shared by the baseline players of the hosted variants: Fog of War
 (scripts/foglib.py: fog_random.py, fog_greedy.py, fog_naive.py) and Alea
-(scripts/alealib.py: alea_random.py, alea_greedy.py). Each is a standalone UCI engine
-that plays one variant and answers ``go`` at once.
+(scripts/alealib.py: alea_random.py, alea_greedy.py, alea_diceblind.py). Each is a
+standalone UCI engine that plays one variant and answers ``go`` by itself, without waiting
+for ``stop`` (the searching players, fog_naive.py and alea_diceblind.py, within a budget
+from their own clock).
 
 Commands: ``uci``, ``isready``, ``ucinewgame``, ``setoption`` (``UCI_Variant`` accepts the
 player's variant only; ``Seed`` makes the random choices repeatable; a player may add its
 own options), ``position ...`` (parsed by the variant's player class), ``go`` (answered
-at once with ``bestmove``), ``stop`` (no effect: the answer has already come), ``quit``,
+with ``bestmove``), ``stop`` (no effect: the answer has already come), ``quit``,
 and what a variant adds (Alea: ``draw offer``). A malformed command is answered with
 ``info string error <command>: ...`` and the last good position is kept.
+
+``own_clock`` and ``budget_ms`` give the searching baselines (fog_naive.py,
+alea_diceblind.py) a budget from their own clock.
 
 Importing this module puts the repository root on ``sys.path``, so that the players can
 import ``engine`` and ``adapters``.
@@ -26,6 +31,35 @@ if str(ROOT) not in sys.path:
 # Piece values for the baselines' choices: a king (Fog of War: taking it; Alea: a mate)
 # is worth more than everything else.
 VALUES = {"k": 1000, "q": 9, "r": 5, "b": 3, "n": 3, "p": 1}
+# The searching baselines (fog_naive.py, alea_diceblind.py): a node cap per millisecond of
+# the budget, well under Quantum's speed, so the node cap ends most searches.
+NODES_PER_MS = 100
+MIN_BUDGET_MS = 5
+
+
+def own_clock(words: list[str], side: str) -> tuple[int | None, int, int | None]:
+    """(own time left ms or None, own increment ms, movetime ms or None) from ``go``'s
+    arguments, for ``side`` (``w`` or ``b``)."""
+    def number(key):
+        if key in words[:-1]:
+            try:
+                return int(words[words.index(key) + 1])
+            except ValueError:
+                return None
+        return None
+    c = "w" if side == "w" else "b"
+    return number(f"{c}time"), number(f"{c}inc") or 0, number("movetime")
+
+
+def budget_ms(time_left: int | None, inc: int, movetime: int | None) -> int | None:
+    """Milliseconds to think, or None for no clock at all: ``movetime`` when given, else
+    about 1/30 of the time left plus 3/4 of the increment, never more than 1/5 of the
+    time left."""
+    if movetime is not None:
+        return max(movetime, MIN_BUDGET_MS)
+    if time_left is None:
+        return None
+    return max(min(time_left // 30 + inc * 3 // 4, time_left // 5), MIN_BUDGET_MS)
 
 
 def say(line: str) -> None:

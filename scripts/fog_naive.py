@@ -24,24 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from foglib import VARIANT, FogPlayer, own_clock  # noqa: E402
+from baselinelib import NODES_PER_MS, budget_ms, own_clock  # noqa: E402
+from foglib import VARIANT, FogPlayer  # noqa: E402
 
 from engine.deepening import GoLimits  # noqa: E402
 from engine.engine import Engine  # noqa: E402
 from engine.fog import parse_view_fen, view_board  # noqa: E402
-
-NODES_PER_MS = 100          # well under Quantum's speed, so the node cap ends most searches
-MIN_BUDGET_MS = 5
-
-
-def budget_ms(time_left: int | None, inc: int, movetime: int | None) -> int | None:
-    """Milliseconds to think, or None for no clock at all."""
-    if movetime is not None:
-        return max(movetime, MIN_BUDGET_MS)
-    if time_left is None:
-        return None
-    return max(min(time_left // 30 + inc * 3 // 4, time_left // 5), MIN_BUDGET_MS)
-
 
 class NaivePlayer(FogPlayer):
     name = "Fog naive"

@@ -20,19 +20,6 @@ from engine.variant import resolve_name
 VARIANT = "fogofwar"
 
 
-def own_clock(words: list[str], side: str) -> tuple[int | None, int, int | None]:
-    """(own time left ms or None, own increment ms, movetime ms or None) from ``go``."""
-    def number(key):
-        if key in words[:-1]:
-            try:
-                return int(words[words.index(key) + 1])
-            except ValueError:
-                return None
-        return None
-    c = "w" if side == "w" else "b"
-    return number(f"{c}time"), number(f"{c}inc") or 0, number("movetime")
-
-
 class FogPlayer(BaselinePlayer):
     """One Fog of War baseline: ``choose`` picks a move among those the view allows."""
 
