@@ -448,3 +448,43 @@ def test_scripts_match_alea_greedy_beats_random(tmp_path):
     assert len(games) == 4 and all('[Variant "Alea"]' in g for g in games)
     assert [re.search(r'\[DiceSeed "(\d+)"\]', g)[1] for g in games] == ["1", "2", "3", "4"]
     assert all(re.search(r"\{dice [nbrq]{2}\}", g) for g in games)
+
+
+# -- the dice-blind baseline --------------------------------------------------------------------
+def random_positions(seed: int, count: int) -> list[str]:
+    """Position lines of a seeded random game, every few plies, with the referee's dice."""
+    rng = random.Random(seed)
+    ref = AleaReferee(seed=seed)
+    rec = GameRecord("alea", "", "W", "B")
+    board = ref.setup(rec, None)
+    lines = []
+    while alea.outcome(ref.state) is None and len(lines) < count:
+        ref.chance(board, rec)
+        if len(ref.tokens) % 5 == 3:
+            lines.append(ref.position_line())
+        actions = [a for a in alea.legal_actions(ref.state) if a.kind != "reroll"]
+        ref.play(board, rec, format_token(rng.choice(actions)))
+    return lines
+
+
+def test_diceblind_answers_a_move_the_dice_allow(start_engine):
+    """The dice-blind player answers an ordinary action (never a joker or reroll) legal
+    for the state and dice, in random states of the free and the dice phase."""
+    eng = start_engine(baseline("diceblind"), seed=1)
+    eng.send("setoption name UCI_Variant value alea")
+    lines = random_positions(21, 8) + random_positions(22, 8)
+    assert any(" dice -" not in line for line in lines)
+    for line in lines:
+        for go in ("wtime 3000 btime 3000 winc 50 binc 50", "movetime 20"):
+            best = eng.go(line, go, 10)[0]
+            state = parse_alea_position(line).state
+            ordinary = {format_token(a) for a in alea.legal_actions(state) if a.kind == "move"}
+            assert best in ordinary, (line, best)
+
+
+def test_scripts_match_diceblind_against_greedy():
+    out, _ = run_match_script(
+        "--variant", "alea", "--games", "2", "--tc", "5+0.05", "--seed", "3",
+        "--engine1", shlex.join(baseline("diceblind")), "--engine2", shlex.join(baseline("greedy")),
+        "--option2", "Seed=6")
+    assert "time forfeits e1/e2: 0/0" in out

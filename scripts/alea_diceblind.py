@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Alea baseline, "dice-blind": Quantum's normal chess search (engine.engine.Engine) on
+the chess board of the game, restricted at the root to the moves the dice allow
+(``engine.alea.legal_actions``' ordinary moves for the state and dice told), and blind to
+chance everywhere below: the tree is plain chess, every reply is assumed possible, a
+promotion is taken for a queen. It never spends a joker, a reroll or the castle joker
+(unless no ordinary move exists at all, which A13 makes almost impossible).
+
+    scripts/match --variant alea --engine1 "python3 -m engine" \\
+        --engine2 "python3 scripts/alea_diceblind.py" --games 4 --tc 10+0.1 --seed 1
+
+The opponent the issue's proof needs: Quantum's Alea search against it measures what
+modelling the dice is worth. The board is the game's chess board (the start position
+and every move played, so repetitions are seen); the budget is scaled to the own clock
+like fog_naive.py's (scripts/baselinelib.budget_ms: about 1/30 of the time left plus
+3/4 of the increment, at most 1/5 of the time left, and a node cap of NODES_PER_MS per
+millisecond); ``go movetime`` is obeyed, and a bare ``go`` searches to ``Depth``
+(option, default 4). One legal move is played at once.
+
+A standalone UCI engine speaking the Alea protocol (docs/protocol.md, "Alea games"); the
+commands are those of scripts/alealib.py.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from alealib import AleaPlayer  # noqa: E402  (first: puts the repository on sys.path)
+from baselinelib import NODES_PER_MS, budget_ms, own_clock  # noqa: E402
+
+from adapters.alea_referee import parse_token  # noqa: E402
+from engine import alea  # noqa: E402
+from engine.alea import MOVE, REROLL  # noqa: E402
+from engine.deepening import GoLimits  # noqa: E402
+from engine.engine import Engine  # noqa: E402
+
+
+def chess_moves(tokens) -> list[str]:
+    """The chess moves (UCI, promotions with their piece) of a game's tokens."""
+    out = []
+    for token in tokens:
+        if token == REROLL:
+            continue
+        action, promotion = parse_token(token)
+        out.append(action.move + (promotion or ""))
+    return out
+
+
+class DiceBlindPlayer(AleaPlayer):
+    name = "Alea dice-blind"
+    options = ["option name Depth type spin default 4 min 1 max 64"]
+
+    def __init__(self):
+        super().__init__()
+        self.engine = Engine("chess")
+        self.depth = 4
+        self.go: list[str] = []
+
+    def set_option(self, name, value):
+        if name == "depth":
+            self.depth = max(1, min(64, int(value)))
+            return True
+        return False
+
+    def new_game(self):
+        super().new_game()
+        self.engine.new_game()
+
+    def best_move(self, go: list[str]) -> str:
+        self.go = go
+        return super().best_move(go)
+
+    def choose(self, pos, actions):
+        moves = [a for a in actions if a.kind == MOVE]
+        if not moves:                       # no ordinary move (A13 all but rules it out)
+            return actions[0]
+        if len(moves) == 1:
+            return moves[0]
+        state = pos.state
+        # The chess search wants promotions with their piece: blind to the die, a queen.
+        wanted = {a.move + ("q" if alea.is_promotion(state, a.move) else ""): a for a in moves}
+        self.engine.set_position(pos.initial.board.fen(), chess_moves(pos.tokens))
+        time_left, inc, movetime = own_clock(self.go, "wb"[state.side])
+        ms = budget_ms(time_left, inc, movetime)
+        limits = GoLimits(searchmoves=list(wanted))
+        if ms is None:
+            limits.depth = self.depth
+        else:
+            limits.movetime, limits.nodes = ms, ms * NODES_PER_MS
+        best, _ = self.engine.search_sync(limits)
+        return wanted.get(best.move) or self.rng.choice(moves)
+
+
+if __name__ == "__main__":
+    sys.exit(DiceBlindPlayer().run())
