@@ -37,6 +37,12 @@ line, then ``draw offer``, and reads ``draw accept`` or ``draw decline``; an eng
 does not answer (or answers with an error) declines. After a refusal the next offer is
 possible 10 plies later (the referee refuses earlier ones without asking).
 
+Undo (A18) for the terminal: ``mark()`` notes the referee at the start of a person's turn
+(state and dice shown, the tokens, the generator's position), ``rewind(mark)`` goes back
+to it: the record, the arbiter's board and the generator included, so the same dice are
+shown again and the same answers get the same dice after them. The limits per level are
+the terminal's.
+
 Also here, for the players that receive these messages (the terminal, the baselines in
 scripts/, the tests): ``parse_token``/``format_token``, ``parse_alea_position`` (a position
 line replayed into the state it describes) and ``explain`` (why an action is not legal).
@@ -235,6 +241,18 @@ def explain(state: AleaState, action: Action) -> str:
     return "not allowed by the Alea rules here"
 
 
+@dataclass(frozen=True)
+class Mark:
+    """``AleaReferee.mark``: the state (with its dice), how many tokens, rolls and
+    promotion rolls there were, and the generator's state."""
+
+    state: AleaState
+    tokens: int
+    rolls: int
+    promotions: int
+    rng: tuple
+
+
 # -- the referee ------------------------------------------------------------------------------
 class AleaReferee(Referee):
     """The host of an Alea game (see the module docstring). ``seed``: the dice seed (None:
@@ -253,6 +271,8 @@ class AleaReferee(Referee):
         self.promotions: list[tuple[int, str]] = []   # (token index, piece the die gave)
         self.offers: list[tuple[int, str]] = []       # (plies, "accept"/"decline")
         self.refused_at: int | None = None
+        self.board: Board | None = None             # the arbiter's board (for rewind)
+        self.rec: GameRecord | None = None
 
     # -- what the game is ----------------------------------------------------------------
     def setup(self, rec: GameRecord, start_fen: str | None) -> Board:
@@ -267,7 +287,8 @@ class AleaReferee(Referee):
         self.refused_at = None
         rec.initial_fen = self.initial_fen
         rec.tags["DiceSeed"] = str(self.seed)
-        return Board("chess", state.board.fen())
+        self.board, self.rec = Board("chess", state.board.fen()), rec
+        return self.board
 
     def fen(self, board: Board) -> str:
         return self.state.fen()
@@ -326,6 +347,30 @@ class AleaReferee(Referee):
 
     def reveal_at_end(self, side: int, board: Board, rec: GameRecord) -> str:
         return self.position_line(dice=False)
+
+    # -- undo (A18) -------------------------------------------------------------------------
+    def mark(self) -> Mark:
+        """Where the game stands now, for ``rewind``."""
+        return Mark(self.state, len(self.tokens), len(self.rolls), len(self.promotions),
+                    self.rng.getstate())
+
+    def rewind(self, mark: Mark) -> None:
+        """Back to ``mark`` (taken earlier in this game): the state and the dice shown, the
+        tokens, the record, the arbiter's board and the generator's position. A refused
+        draw offer stays refused: the 10-ply wait counts from the position rewound to at
+        the latest (A17)."""
+        if mark.tokens > len(self.tokens):
+            raise ValueError("a mark from later in the game")
+        for token in reversed(self.tokens[mark.tokens:]):
+            if token != REROLL:
+                self.board.pop()
+        del self.tokens[mark.tokens:], self.rolls[mark.rolls:]
+        del self.promotions[mark.promotions:]
+        del self.rec.moves[mark.tokens:], self.rec.dice[mark.tokens:]
+        self.state = mark.state
+        self.rng.setstate(mark.rng)
+        if self.refused_at is not None:
+            self.refused_at = min(self.refused_at, self.plies)
 
     # -- draw offers (A17) -----------------------------------------------------------------
     @property
