@@ -4,6 +4,8 @@
     scripts/play --option Level=easy --pgn games.pgn
     scripts/play --two-humans --tc none
     scripts/play --variant fogofwar --two-humans --tc 600+5
+    scripts/play --variant alea --guide --option Level=easy
+    scripts/play --daily
 
 ``HumanPlayer`` is a person behind the arbiter's player interface (adapters/arbiter.py):
 on each turn it is sent what an engine would be sent (the referee's position line and go
@@ -33,15 +35,40 @@ cooldowns, a pending castle follow-up, and what the promotion die gave. Entries:
 (``e7e8``: the die decides). ``draw`` offers a draw to the engine, which answers at once
 (after a refusal the next offer is possible 10 plies later, A17); ``moves`` lists the
 legal actions. ``--option Level=...`` (beginner, easy, normal, hard) also sets the
-free-move jokers (A14: the human's count and 8 minus it for the engine).
+free-move jokers (A14: the human's count and 8 minus it for the engine). Alea games have
+no clocks unless ``--tc`` asks for them. Against an engine an ``AleaHost`` adds:
+
+* ``undo`` (A18): the referee is rewound to the start of the person's previous turn
+  (``AleaReferee.mark``/``rewind``): the same dice, jokers and generator position, so the
+  same answers get the same dice again. 5 a game at Beginner and Easy, 3 at Normal, none
+  at Hard, in timed games or in Daily Dice.
+* the Quantum guide (A22; ``--guide``, or ``guide on|off`` at any turn): a second
+  Quantum process (``AleaGuide``) is sent the person's position and ``go nodes 300000
+  guide`` before the move, and ``guide review <token>`` after it; its ``info string
+  guide`` lines (docs/protocol.md) are shown in words: the threats, the move it suggests
+  and why, then whether a better move existed and whether a free-move joker would have
+  been worth it. Not in classic mode.
+
+``--classic`` is A19's classic mode (no dice, no jokers, promotion to a queen).
+``--daily`` is Daily Dice (A20): today's seed (``alea_referee.daily_seed``, UTC date),
+Level normal, no undo. The first finished game of each day is recorded in
+``$XDG_DATA_HOME/quantum/alea-daily.json`` (written atomically; nothing leaves the
+machine) with the streak (*decided*: days in a row with a finished daily game, up to
+today) and the number of daily wins, and a line to share is printed:
+``Quantum Alea Daily 2026-11-30: won in 41 moves as White, streak 3``.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import datetime
+import json
+import os
 import random
 import re
 import shlex
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -64,6 +91,7 @@ CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"      # ANSI: clear the screen and its scro
 COLOUR = ("White", "Black")
 GAME_WORDS = ("resign", "quit", "exit", "draw")  # in every variant: HumanPlayer.game_word
 COORDINATE = re.compile(r"([a-z])(\d{1,2})([a-z])(\d{1,2})([a-z]?)")
+UNDONE = object()                       # an Alea turn's entry: the referee was rewound
 
 HELP = """\
 Enter a move as from-cell and to-cell: e2e4, g1f3; a promotion adds the piece letter:
@@ -89,6 +117,9 @@ die shows. Enter:
   reroll       spend a reroll joker: new dice
   moves        list what you may do now
   draw         offer a draw (the engine answers at once)
+  undo         take back your last move, with its dice and jokers (A18: 5 at Beginner
+               and Easy, 3 at Normal; none at Hard, in timed games or in Daily Dice)
+  guide on|off the Quantum guide: advice before your move, a review after it (A22)
   board, resign, quit, help"""
 
 
@@ -196,6 +227,8 @@ class HumanPlayer:
         # Alea: put a draw offer to the engine, () -> (accepted, what to say); set by
         # play_in_terminal (AleaReferee.offer_draw).
         self.draw_offer = None
+        # Alea against an engine: undo and the guide (an AleaHost); set by play_in_terminal.
+        self.alea_host: AleaHost | None = None
         self._alea = None                   # the last position alea line read
 
     # -- the arbiter's player interface ------------------------------------------------
@@ -289,29 +322,63 @@ class HumanPlayer:
 
     # -- Alea ---------------------------------------------------------------------------
     def go_alea(self, position: str, go: str):
-        """An Alea turn: show the board, dice, jokers and cooldowns; read an action (see
-        the module docstring); return its token."""
+        """An Alea turn: show the board, dice, jokers and cooldowns (and the guide's
+        advice); read an action (see the module docstring), or an undo, which shows the
+        earlier turn and reads again; return the action's token."""
         from adapters.alea_referee import parse_alea_position
+        host = self.alea_host
         pos = self._alea = parse_alea_position(position, self._alea)
-        state = pos.state
-        side = state.side
         if self.between_turns is not None:
-            self.between_turns(self, COLOUR[side])
-        start = time.monotonic()
-        self.show_alea(pos, parse_clocks(go))
-        token = self.read_turn(
-            side, ALEA_HELP, lambda: alea_actions_text(state),
-            lambda: self.show_alea(pos, parse_clocks(go)),
-            lambda text: read_alea(state, text),
-            no_draw_answer="Your opponent cannot answer a draw offer here.")
+            self.between_turns(self, COLOUR[pos.state.side])
+        if host is not None:
+            host.start_turn(pos.tokens)
+        while True:
+            state = pos.state
+            self.show_alea(pos, parse_clocks(go))
+            if host is not None:
+                for text in host.advice():
+                    self.say(text)
+            start = time.monotonic()
+            token = self.read_turn(
+                state.side, ALEA_HELP, lambda: alea_actions_text(state),
+                lambda: self.show_alea(pos, parse_clocks(go)),
+                lambda text: self.alea_entry(state, text),
+                no_draw_answer="Your opponent cannot answer a draw offer here.")
+            if token is not UNDONE:
+                break
+            position = host.referee.position_line()
+            pos = self._alea = parse_alea_position(position, self._alea)
+        spent = time.monotonic() - start
+        if host is not None:
+            for text in host.review(token):
+                self.say(text)
         self.draw_offered_to_me = False
-        return token, None, time.monotonic() - start, ""
+        return token, None, spent, ""
+
+    def alea_entry(self, state, text: str) -> tuple:
+        """``read_alea``, and the entries of a game against an engine: ``undo`` ((UNDONE,
+        None) once the referee is rewound) and ``guide on|off``."""
+        words = text.lower().split()
+        host = self.alea_host
+        if words == ["undo"]:
+            if host is None:
+                return None, "There is no undo in this game."
+            ok, message = host.undo()
+            if not ok:
+                return None, message
+            self.say(message)
+            return UNDONE, None
+        if words[:1] == ["guide"]:
+            if host is None:
+                return None, "The guide plays only against an engine."
+            return None, "\n".join(host.switch_guide(words[1:]))
+        return read_alea(state, text)
 
     def show_alea(self, pos, clocks: tuple) -> None:
         from engine import alea
         state, side = pos.state, pos.state.side
         self.say("")
-        for text in alea_last_actions(pos.tokens, side):
+        for text in alea_last_actions(pos.tokens, side, state.classic):
             self.say(text)
         self.say(self.drawing(state.board, flip=side == 1))
         wtime, btime, winc, _ = clocks
@@ -527,7 +594,7 @@ def alea_actions_text(state) -> str:
                      for p in parts)
 
 
-def alea_last_actions(tokens, side: int) -> list[str]:
+def alea_last_actions(tokens, side: int, classic: bool = False) -> list[str]:
     """The opponent's last action (and the own before it, when a promotion), in words."""
     from adapters.alea_referee import parse_token
     plies = [t for t in tokens if t != "reroll"]
@@ -540,11 +607,301 @@ def alea_last_actions(tokens, side: int) -> list[str]:
         if back == 1:
             kind = {"joker": " with a free-move joker", "castle": " with the castle joker"}
             out.append(f"{COLOUR[1 - side]} played {action.move}{kind.get(action.kind, '')}.")
-        if promotion:
+        if promotion and classic:
+            out.append(f"{who} promotion on {action.move[2:]}: a queen (classic mode).")
+        elif promotion:
             out.append(f"{who} promotion on {action.move[2:]}: the promotion die gave a "
                        f"{PIECE_NAMES[promotion]}.")
     if tokens and tokens[-1] == "reroll":
         out.append("You spent a reroll joker: new dice.")
+    return out
+
+
+# -- Alea against an engine: undo (A18), the guide (A22), Daily Dice (A20) --------------
+UNDO_LIMITS = {"beginner": 5, "easy": 5, "normal": 3, "hard": 0}       # A18
+GUIDE_GO = "nodes 300000"       # the guide's search before the person's move
+GUIDE_TIMEOUT = 60.0            # seconds the guide may take to answer (a hang guard)
+REVIEW_LOSS = 50                # cp: a played action this much worse gets "a better move was"
+
+
+def action_words(token: str, state=None) -> str:
+    """A token as a person types it (``joker e2e4``), a move with its SAN when ``state``
+    (the position before it) is given: ``g1f3 (Nf3)``."""
+    from adapters.alea_referee import parse_token
+    from engine import alea
+    from engine.alea import REROLL
+    action, _ = parse_token(token)
+    text = str(action)
+    if action.kind == REROLL or state is None or alea.is_promotion(state, action.move):
+        return text
+    import chess
+    try:
+        return f"{text} ({chess.Board(state.board.fen()).san(chess.Move.from_uci(action.move))})"
+    except ValueError:
+        return text
+
+
+class AleaGuide:
+    """The Quantum guide (A22) for a person: a second Quantum process (``command``),
+    started at its first use, that is sent the person's position line and ``go <go>
+    guide`` before the move, and ``guide review <token>`` after it (docs/protocol.md,
+    "The Quantum guide"); its lines are put in plain words. ``on``: switched on."""
+
+    def __init__(self, command: str = QUANTUM, go: str = GUIDE_GO, on: bool = False):
+        self.command, self.go, self.on = command, go, on
+        self.engine: UciEngine | None = None
+        self.advised: tuple | None = None       # (position, token) of the last advice
+
+    def _engine(self) -> UciEngine:
+        if self.engine is None:
+            self.engine = UciEngine(self.command, name="Quantum guide",
+                                    options={"UCI_Variant": "alea"}, cwd=str(ROOT))
+        return self.engine
+
+    def _ask(self, position: str, command: str, done) -> list[str]:
+        """The guide's ``info string guide`` lines for ``command`` after ``position``."""
+        eng = self._engine()
+        eng.send(position)
+        eng.send(command)
+        out = []
+        for line in eng.until(done, GUIDE_TIMEOUT):
+            if line.startswith("info string error"):
+                raise EngineError(line[len("info string "):])
+            if line.startswith("info string guide "):
+                out.append(line[len("info string guide "):])
+        return out
+
+    def advice(self, position: str, state) -> list[str]:
+        """What the guide says before the move, in words."""
+        lines = self._ask(position, f"go {self.go} guide".replace("  ", " "),
+                          lambda s: s.startswith("bestmove"))
+        out = []
+        for line in lines:
+            kind, _, rest = line.partition(" ")
+            if kind == "threat":
+                out.append(f"Guide: {rest[:1].upper()}{rest[1:]}.")
+            elif kind == "best":
+                token, _, reason = rest.partition(" reason ")
+                self.advised = (position, token)
+                out.append(f"Guide: play {action_words(token, state)} -- {reason}.")
+        return out
+
+    def review(self, position: str, state, token: str) -> list[str]:
+        """What the guide says about ``token`` played in ``position``, in words: whether
+        there was a better action, and whether a free-move joker was worth it."""
+        from adapters.alea_referee import parse_token
+        from engine.alea import JOKER
+        lines = self._ask(position, f"guide review {token}",
+                          lambda s: s.startswith("info string guide review")
+                          or s.startswith("info string error"))
+        words = lines[-1].split() if lines else []
+        if words[:2] != ["review", "played"] or len(words) < 9:
+            return []
+        best, loss, worth = words[4], int(words[6]), words[8] == "worth"
+        # The advice searched deeper than the review (two plies): the advised move is
+        # "the guide's move" even where the review prefers another by a little.
+        if self.advised == (position, token) or (best == token and self.advised is None):
+            out = ["Guide: that was the guide's move."]
+        elif loss < REVIEW_LOSS:
+            out = ["Guide: a good move."]
+        else:
+            out = [f"Guide: a better move was {action_words(best, state)} "
+                   f"(about {loss / 100:.1f} pawns better)."]
+        if parse_token(token)[0].kind == JOKER:
+            out.append("Guide: the free-move joker was worth spending." if worth else
+                       "Guide: the free-move joker was not worth spending here.")
+        elif worth:
+            out.append("Guide: a free-move joker would have been worth it here.")
+        return out
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.quit()
+            self.engine = None
+
+
+class AleaHost:
+    """What the terminal adds to an Alea game against an engine, on the referee's side:
+    undo (A18: ``UNDO_LIMITS`` by ``level``; none in timed games or Daily Dice) and the
+    guide (A22, an ``AleaGuide``; not in classic mode). ``HumanPlayer.go_alea`` calls
+    ``start_turn``, ``advice``, ``undo``, ``switch_guide`` and ``review``."""
+
+    def __init__(self, referee, level: str = "normal", timed: bool = False,
+                 daily: bool = False, guide: AleaGuide | None = None):
+        self.referee = referee
+        self.level = level if level in UNDO_LIMITS else "normal"
+        self.guide = guide if guide is not None else AleaGuide()
+        self.marks: list = []               # the referee at the start of each own turn
+        if daily:
+            self.no_undo = "No undo in Daily Dice (A18)."
+        elif timed:
+            self.no_undo = "No undo in a timed game (A18)."
+        elif UNDO_LIMITS[self.level] == 0:
+            self.no_undo = f"No undo at {self.level.title()} (A18)."
+        else:
+            self.no_undo = None
+        self.undos_left = 0 if self.no_undo else UNDO_LIMITS[self.level]
+
+    # -- undo ---------------------------------------------------------------------------
+    def start_turn(self, tokens) -> None:
+        """A person's turn begins (not after their own reroll: that is the same turn)."""
+        if not tokens or tokens[-1] != "reroll":
+            self.marks.append(self.referee.mark())
+
+    def undo(self) -> tuple[bool, str]:
+        """Rewind the referee to the start of the person's previous turn: (done, what to
+        say)."""
+        if self.no_undo:
+            return False, self.no_undo
+        if len(self.marks) < 2:
+            return False, "Nothing to take back: you have not moved yet."
+        if self.undos_left == 0:
+            return False, (f"No undo left: {self.level.title()} allows "
+                           f"{UNDO_LIMITS[self.level]} a game (A18).")
+        ref = self.referee
+        self.marks.pop()
+        back = self.marks[-1]
+        taken = [t for t in ref.tokens[back.tokens:] if t != "reroll"]
+        ref.rewind(back)
+        self.undos_left -= 1
+        what = f"your {action_words(taken[0])}" + \
+            (f" and the reply {action_words(taken[1])}" if len(taken) > 1 else "")
+        dice = "; the same dice again" if back.state.dice else ""
+        left = f"{self.undos_left} undo{'s' if self.undos_left != 1 else ''} left"
+        return True, f"Taken back: {what}{dice}. ({left}.)"
+
+    # -- the guide ----------------------------------------------------------------------
+    def _guide_problem(self) -> str | None:
+        if self.referee.state.classic:
+            return "The guide advises on dice and jokers: not in classic mode (A19)."
+        return None
+
+    def switch_guide(self, words: list[str]) -> list[str]:
+        """``guide on`` (with the advice for this turn at once), ``guide off``, or
+        ``guide`` alone (whether it is on)."""
+        if words == ["off"]:
+            self.guide.on = False
+            return ["Guide off."]
+        if words == ["on"]:
+            problem = self._guide_problem()
+            if problem:
+                return [problem]
+            self.guide.on = True
+            return ["Guide on."] + self.advice()
+        if not words:
+            return [f"The guide is {'on' if self.guide.on else 'off'}: 'guide on' or "
+                    "'guide off'."]
+        return ["Enter 'guide on' or 'guide off'."]
+
+    def _run(self, ask) -> list[str]:
+        if not self.guide.on or self._guide_problem():
+            return []
+        try:
+            return ask()
+        except (EngineError, OSError, ValueError) as exc:
+            self.guide.on = False
+            self.guide.close()
+            return [f"The guide is not available ({exc}); guide off."]
+
+    def advice(self) -> list[str]:
+        ref = self.referee
+        return self._run(lambda: self.guide.advice(ref.position_line(), ref.state))
+
+    def review(self, token: str) -> list[str]:
+        """The review of ``token``, before the referee plays it."""
+        ref = self.referee
+        return self._run(lambda: self.guide.review(ref.position_line(), ref.state, token))
+
+    def close(self) -> None:
+        self.guide.close()
+
+
+def daily_path() -> Path:
+    """The Daily Dice record: ``$XDG_DATA_HOME/quantum/alea-daily.json`` (XDG's default
+    ``~/.local/share`` when unset or not absolute)."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "quantum" / "alea-daily.json"
+
+
+def load_daily(path: Path) -> dict:
+    """The record's days (``{"YYYY-MM-DD": {...}}``); empty when there is no file.
+    ValueError when the file is not a record."""
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return {}
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} cannot be read: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("days"), dict):
+        raise ValueError(f"{path} is not a Daily Dice record")
+    return data["days"]
+
+
+def save_daily(path: Path, days: dict) -> None:
+    """Write the record atomically: a temporary file in the same folder, flushed to disk,
+    then renamed over the old one (which stays whole if anything fails)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump({"version": 1, "days": days}, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def daily_streak(days: dict, day: datetime.date) -> int:
+    """Days in a row, up to ``day``, with a finished Daily Dice game."""
+    streak = 0
+    while (day - datetime.timedelta(days=streak)).isoformat() in days:
+        streak += 1
+    return streak
+
+
+def share_line(day: str, entry: dict, streak: int) -> str:
+    """``Quantum Alea Daily 2026-11-30: won in 41 moves as White, streak 3``."""
+    moves = entry["moves"]
+    return (f"Quantum Alea Daily {day}: {entry['result']} in {moves} "
+            f"move{'s' if moves != 1 else ''} as {entry['colour']}, streak {streak}")
+
+
+def record_daily(day: datetime.date, rec, colour: int, path: Path | None = None) -> list[str]:
+    """A20: record the first finished Daily Dice game of ``day`` (the person played
+    ``colour``); what to tell the person: the record, the streak, the daily wins and the
+    line to share. An unfinished game (``*``) is not recorded; a later game of the same
+    day neither (the first one stands)."""
+    path = path or daily_path()
+    if rec.white_score is None:
+        return ["Daily Dice: an unfinished game is not recorded."]
+    try:
+        days = load_daily(path)
+    except ValueError as exc:
+        return [f"Daily Dice: {exc}; nothing recorded (the file is left as it is)."]
+    key = day.isoformat()
+    out = []
+    if key in days:
+        out.append("Daily Dice: today's game was already recorded; this one does not count.")
+    else:
+        mine = rec.white_score if colour == 0 else 1.0 - rec.white_score
+        plies = sum(1 for m in rec.moves if m != "reroll")
+        days[key] = {"result": {1.0: "won", 0.5: "drew", 0.0: "lost"}[mine],
+                     "moves": (plies + 1) // 2, "colour": COLOUR[colour],
+                     "termination": rec.termination, "seed": rec.tags.get("DiceSeed")}
+        try:
+            save_daily(path, days)
+        except OSError as exc:
+            return [f"Daily Dice: the record could not be written ({exc})."]
+    streak = daily_streak(days, day)
+    wins = sum(1 for entry in days.values() if entry.get("result") == "won")
+    out.append(f"Daily Dice record ({path}): streak {streak} "
+               f"day{'s' if streak != 1 else ''}, {wins} daily win{'s' if wins != 1 else ''}.")
+    out.append(share_line(key, days[key], streak))
     return out
 
 
@@ -566,9 +923,11 @@ def parse_tc(text: str) -> TimeControl | None:
 
 def play_in_terminal(variant: str, humans: tuple, engine=None, colour: int = 0,
                      tc: TimeControl | None = None, output=None,
-                     referee: Referee | None = None):
+                     referee: Referee | None = None, alea_host: AleaHost | None = None,
+                     start_fen: str | None = None):
     """Play one game: ``humans`` are one HumanPlayer (against ``engine``, taking the
-    side ``colour``) or two (hot seat, White first). Draws the final position the
+    side ``colour``) or two (hot seat, White first). ``alea_host`` (an AleaHost on
+    ``referee``) gives the person undo and the guide. Draws the final position the
     referee reveals and the result; returns the record."""
     out = output if output is not None else sys.stdout
     referee = referee or referee_for(variant)
@@ -579,7 +938,8 @@ def play_in_terminal(variant: str, humans: tuple, engine=None, colour: int = 0,
         white, black = (humans[0], engine) if colour == 0 else (engine, humans[0])
     if engine is not None and hasattr(referee, "offer_draw"):      # Alea (A17)
         humans[0].draw_offer = lambda: referee.offer_draw(engine)
-    rec = play_game(white, black, variant, tc, referee=referee)
+    humans[0].alea_host = alea_host
+    rec = play_game(white, black, variant, tc, start_fen=start_fen, referee=referee)
     viewer = colour if len(humans) == 1 else 0
     if variant == "alea":
         from adapters.alea_referee import parse_alea_position
@@ -600,22 +960,39 @@ def play_in_terminal(variant: str, humans: tuple, engine=None, colour: int = 0,
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m adapters.terminal", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--variant", default="chess", choices=VARIANTS)
+    ap.add_argument("--variant", choices=VARIANTS,
+                    help="the game (default chess; alea with --daily, --classic, --guide)")
     ap.add_argument("--engine", default=QUANTUM, help="engine command (default: Quantum)")
     ap.add_argument("--option", action="append", metavar="NAME=VALUE",
                     help="engine option, e.g. Level=easy (repeatable)")
     ap.add_argument("--color", "--colour", default="white",
                     choices=("white", "black", "random"), help="your side")
-    ap.add_argument("--tc", default="300+5",
-                    help="base seconds + increment, e.g. 300+5, or 'none' for no clocks")
+    ap.add_argument("--tc", help="base seconds + increment, e.g. 300+5, or 'none' for no "
+                    "clocks (default 300+5; in Alea none)")
     ap.add_argument("--pgn", help="append the finished game to this PGN file")
     ap.add_argument("--two-humans", action="store_true",
                     help="both sides human at this keyboard (hot seat)")
     ap.add_argument("--seed", metavar="N|daily",
-                    help="Alea dice seed (an integer, or 'daily': today's Daily Dice)")
+                    help="Alea dice seed (an integer, or 'daily': today's dice)")
+    ap.add_argument("--daily", action="store_true",
+                    help="Alea Daily Dice: today's dice, Level normal, no undo; the first "
+                    "finished game of the day is recorded (A20)")
+    ap.add_argument("--classic", action="store_true",
+                    help="Alea's classic mode: no dice, no jokers (A19)")
+    ap.add_argument("--guide", action="store_true",
+                    help="Alea: the Quantum guide on from the start (A22)")
     args = ap.parse_args(argv)
+    alea_flags = [f"--{name}" for name in ("daily", "classic", "guide") if getattr(args, name)]
+    variant = args.variant or ("alea" if alea_flags else "chess")
+    if alea_flags and variant != "alea":
+        ap.error(f"{alea_flags[0]} is for Alea (--variant alea)")
+    if args.guide and args.two_humans:
+        ap.error("--guide advises a person playing the engine: not with --two-humans")
+    if args.daily and (args.seed is not None or args.classic or args.two_humans):
+        ap.error("--daily plays today's dice against the engine: no --seed, --classic or "
+                 "--two-humans")
     try:
-        tc = parse_tc(args.tc)
+        tc = parse_tc(args.tc or ("none" if variant == "alea" else "300+5"))
         options = parse_options(args.option)
         seed = None
         if args.seed is not None:
@@ -624,18 +1001,27 @@ def main(argv=None) -> int:
     except ValueError as exc:
         ap.error(str(exc))
     colour = {"white": 0, "black": 1}.get(args.color, random.randrange(2))
-    referee = None
-    if args.variant == "alea":
-        from adapters.alea_referee import AleaReferee
+    referee = host = day = None
+    if variant == "alea":
+        from adapters.alea_referee import AleaReferee, daily_seed
         from engine.alea import FREE_JOKERS_HUMAN, free_jokers
+        if args.daily:
+            if options.get("Level", "normal").lower() != "normal":
+                print("Daily Dice is always played at Level normal (A14).")
+            options["Level"] = "normal"
+            day = datetime.datetime.now(datetime.timezone.utc).date()
+            seed = daily_seed(day)
         level = options.get("Level", "normal").lower()
         jokers = (free_jokers(level, "wb"[colour])
                   if level in FREE_JOKERS_HUMAN and not args.two_humans else (4, 4))
-        referee = AleaReferee(seed=seed, jokers=jokers)
+        referee = AleaReferee(seed=seed, jokers=jokers, classic=args.classic)
+        if not args.two_humans:
+            host = AleaHost(referee, level, timed=tc is not None, daily=args.daily,
+                            guide=AleaGuide(on=args.guide and not args.classic))
     engine = None
     if args.two_humans:
         # In Fog of War a curtain hides each player's view from the other.
-        hook = curtain if args.variant == "fogofwar" else None
+        hook = curtain if variant == "fogofwar" else None
         humans = (HumanPlayer("Human 1", between_turns=hook),
                   HumanPlayer("Human 2", between_turns=hook))
     else:
@@ -646,16 +1032,24 @@ def main(argv=None) -> int:
         except (EngineError, OSError) as exc:
             print(f"error: the engine did not start: {exc}", file=sys.stderr)
             return 1
-        print(f"{args.variant}: you play {COLOUR[colour]} against "
+        what = f"Daily Dice {day.isoformat()}" if day else \
+            "alea (classic mode)" if args.classic else variant
+        print(f"{what}: you play {COLOUR[colour]} against "
               f"{engine.id_name or engine.name}. Type 'help' for help.", flush=True)
     try:
-        rec = play_in_terminal(args.variant, humans, engine, colour, tc, referee=referee)
+        rec = play_in_terminal(variant, humans, engine, colour, tc, referee=referee,
+                               alea_host=host)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
     finally:
         if engine is not None:
             engine.quit()
+        if host is not None:
+            host.close()
+    if day is not None:
+        for line in record_daily(day, rec, colour):
+            print(line)
     if args.pgn:
         from adapters.pgn import write_pgn
         with open(args.pgn, "a") as fh:

@@ -15,6 +15,9 @@ MODE:
               one exists, else a legal action
     promote   a promotion move when one is legal (without its piece), else a legal action
     letter    a promotion move WITH a piece letter (``a7a8q``) when one is legal
+    first     the first legal action (the same answer to the same position)
+    guide     as good, but a guide too: fixed ``info string guide`` lines before each
+              ``bestmove`` and for ``guide review <token>`` (docs/protocol.md)
 """
 from __future__ import annotations
 
@@ -46,6 +49,8 @@ def answer(mode: str, pos, rng: random.Random) -> str:
                     and t != state.last_type[state.side]):
                 return m
     actions = alea.legal_actions(state)
+    if mode == "first":
+        return format_token(actions[0]) if actions else "(none)"
     if pos.tokens and pos.tokens[-1] == REROLL:
         actions = [a for a in actions if a.kind != REROLL]
     return format_token(rng.choice(actions)) if actions else "(none)"
@@ -61,7 +66,13 @@ def main(argv: list[str]) -> int:
         if words[0] == "position":
             pos = parse_alea_position(line, pos)
         elif words[0] == "go":
+            if mode == "guide":
+                say("info string guide threat your knight on f3 is attacked by the pawn on g4")
+                say("info string guide best f3e5 reason wins a pawn")
             say(f"bestmove {answer(mode, pos, rng)}")
+        elif words[:2] == ["guide", "review"] and mode == "guide":
+            say(f"info string guide review played {words[2]} best d4e5 loss 120 "
+                "joker not worth")
         elif words[:2] == ["draw", "offer"]:
             if mode != "deaf":
                 say("draw accept" if mode == "accept" else "draw decline")
