@@ -4,8 +4,8 @@ import os
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-MODULES = ["tables", "position", "movegen", "board", "evaluate", "tt", "search", "particles",
-           "aleacore"]
+MODULES = ["tables", "position", "movegen", "board", "evaluate", "tt", "searchkit", "search",
+           "particles", "aleacore"]
 DEBUG = os.environ.get("QUANTUM_DEBUG") == "1"
 
 directives = {

@@ -3,10 +3,8 @@
 from engine.types cimport move_t, key_t, MAX_CELLS
 from engine.position cimport PosRec
 from engine.evaluate cimport EvalRec
+from engine.searchkit cimport LimitsRec
 from libc.stdint cimport int8_t, uint8_t, uint64_t
-
-cdef extern from *:
-    ctypedef int volatile_int "volatile int"
 
 cdef enum:
     BOUND = 2000            # every value lies in [-BOUND, BOUND]; being mated at ply k
@@ -42,7 +40,7 @@ cdef struct ATTEntry:
     float value
     move_t move
     int8_t depth
-    uint8_t bound           # 0 empty, 1 upper, 2 lower, 3 exact
+    uint8_t bound           # engine/tt.pxd's BOUND_NONE (empty), _UPPER, _LOWER, _EXACT
 
 cdef struct CoreRec:
     PosRec* pos
@@ -52,11 +50,7 @@ cdef struct CoreRec:
     int promo_type[4]       # A11's promotion die: pieces and their chances
     double promo_p[4]
     int castle_rights[2]    # castling right bits of each side
-    uint64_t nodes
-    uint64_t node_limit     # 0: none
-    double deadline         # monotonic seconds; 0: none
-    volatile_int stop
-    int seldepth
+    LimitsRec lim           # node count, limits, stop flag, seldepth
     int joker_cp            # what a free-move joker left is worth (centipawns)
     int reroll_cp           # a reroll joker left
     int castle_cp           # a castle joker left, while the side may still castle

@@ -32,8 +32,7 @@ The tree (docs/architecture.md, "Alea engine"):
 from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from engine.types cimport piece_t, NO_CELL, KIND_CASTLE, KIND_PROMO, KIND_EP, move_from, \
+from engine.types cimport piece_t, NO_CELL, KIND_CASTLE, KIND_PROMO, move_from, \
     move_to, move_kind, move_extra, make_move_code, type_of, MAX_MOVES
 from engine.position cimport pos_make, pos_unmake, pos_in_check, pos_repetitions, \
     pos_attacked
@@ -41,49 +40,27 @@ from engine.movegen cimport generate_moves, generate_noisy
 from engine.evaluate cimport evaluate, EvalTables
 from engine.search cimport see
 from engine.board cimport Board
+from engine.tt cimport BOUND_LOWER, BOUND_UPPER
+from engine.searchkit cimport SearchLimits, limits_reset, enter_node, is_noisy, mvv_lva, pick, \
+    history_add, history_age, bound_of, bound_cuts
 
 cdef enum:
-    TT_UPPER = 1
-    TT_LOWER = 2
-    TT_EXACT = 3
     ACT_MOVE = 0
     ACT_JOKER = 1
     ACT_CASTLE = 2
+    ACT_SHIFT = 22          # decide's actions: move code (bits 0..21) | ACT_* << ACT_SHIFT
+    MOVE_MASK = (1 << ACT_SHIFT) - 1
     ORDER_TT = 100000000
     ORDER_NOISY = 10000000
     ORDER_CASTLE = 5000000
     ORDER_JOKER = -5000000
-    HISTORY_MAX = 16384
 
 DEF_TT_BITS = 19
 KINDS = "nbrqkp"            # KN..KP as letters (the die types first, in dice order)
 
 
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline bint enter(CoreRec* c, int ply) noexcept nogil:
-    """Count the node and check the limits every 1024 nodes; True when the search stops."""
-    c.nodes += 1
-    if (c.nodes & 1023) == 0:
-        if (c.deadline > 0 and now() >= c.deadline) or (c.node_limit and c.nodes >= c.node_limit):
-            c.stop = 1
-    if ply > c.seldepth:
-        c.seldepth = ply
-    return c.stop != 0
-
-
 cdef inline int kind_at(const CoreRec* c, int cell) noexcept nogil:
     return c.kind_of[type_of(c.pos.board[cell])]
-
-
-cdef inline bint is_noisy(const CoreRec* c, move_t m) noexcept nogil:
-    cdef int kind = move_kind(m)
-    return (kind != KIND_CASTLE and c.pos.board[move_to(m)] != 0) or kind == KIND_EP \
-        or kind == KIND_PROMO
 
 
 # -- keys and the table -----------------------------------------------------------------
@@ -250,32 +227,6 @@ cdef void make_child(const CoreRec* c, const AleaRec* a, move_t m, int act,
 
 
 # -- quiescence ------------------------------------------------------------------------------
-cdef int order_noisy(const CoreRec* c, move_t m) noexcept nogil:
-    cdef const PosRec* p = c.pos
-    cdef int victim = type_of(p.board[move_to(m)]) if move_kind(m) != KIND_EP else p.t.pawn_type
-    cdef int sc = c.ev.value[victim] * 16 - c.ev.value[type_of(p.board[move_from(m)])] // 16
-    if move_kind(m) == KIND_PROMO:
-        sc += c.ev.value[move_extra(m)] * 16
-    return sc
-
-
-cdef inline move_t pick(move_t* moves, int* scores, int n, int i) noexcept nogil:
-    """Selection sort step: the best-scored remaining move to index i."""
-    cdef int j, best = i, sc
-    cdef move_t m
-    for j in range(i + 1, n):
-        if scores[j] > scores[best]:
-            best = j
-    if best != i:
-        m = moves[i]
-        moves[i] = moves[best]
-        moves[best] = m
-        sc = scores[i]
-        scores[i] = scores[best]
-        scores[best] = sc
-    return moves[i]
-
-
 cdef int qsearch(CoreRec* c, const AleaRec* a, int alpha, int beta, int ply) noexcept nogil:
     """Plain chess quiescence (no dice): captures and queen promotions with SEE >= 0,
     every answer in check."""
@@ -285,7 +236,7 @@ cdef int qsearch(CoreRec* c, const AleaRec* a, int alpha, int beta, int ply) noe
     cdef int n, i, k = 0, score, best, stand
     cdef bint in_check
     cdef move_t m
-    if enter(c, ply):
+    if enter_node(&c.lim, ply):
         return 0
     if ply >= MAX_QPLY:
         return leaf_eval(c, a)
@@ -310,11 +261,11 @@ cdef int qsearch(CoreRec* c, const AleaRec* a, int alpha, int beta, int ply) noe
         if move_kind(m) == KIND_PROMO and move_extra(m) != c.queen_type:
             continue
         if in_check:
-            scores[k] = order_noisy(c, m) if is_noisy(c, m) else 0
+            scores[k] = mvv_lva(p, c.ev, m) if is_noisy(p, m) else 0
         else:
             if see(p, c.ev, m) < 0:
                 continue
-            scores[k] = order_noisy(c, m)
+            scores[k] = mvv_lva(p, c.ev, m)
         moves[k] = m
         k += 1
     for i in range(k):
@@ -322,7 +273,7 @@ cdef int qsearch(CoreRec* c, const AleaRec* a, int alpha, int beta, int ply) noe
         pos_make(p, m)
         score = -qsearch(c, a, -beta, -alpha, ply + 1)
         pos_unmake(p)
-        if c.stop:
+        if c.lim.stop:
             return 0
         if score > best:
             best = score
@@ -364,19 +315,19 @@ cdef double leaf(CoreRec* c, const AleaRec* a, const move_t* moves, int n, bint 
     cdef double stand, best, total = 0.0
     cdef bint joker = a.moves[side] >= FREE_MOVES and a.jokers[side] > 0
     cdef move_t m
-    if enter(c, ply):
+    if enter_node(&c.lim, ply):
         return 0.0
     stand = -BOUND - 1.0 if in_check else <double> leaf_eval(c, a)
     for i in range(n):
         m = moves[i]
         if move_kind(m) == KIND_CASTLE:
             continue
-        if in_check or (is_noisy(c, m) and see(c.pos, c.ev, m) >= 0):
+        if in_check or (is_noisy(p, m) and see(c.pos, c.ev, m) >= 0):
             cand[nc] = i
             nc += 1
     for i in range(nc):
         val[i] = quiet_value(c, a, moves[cand[i]], ply)
-        if c.stop:
+        if c.lim.stop:
             return 0.0
     for j in range(nout):
         ordinary(c, a, moves, n, dice[j], in_check, flags)
@@ -423,7 +374,7 @@ cdef double after_action(CoreRec* c, const AleaRec* child, move_t m, int depth, 
         v = -chance(c, child, depth - 1, -(hi if hi < BOUND else BOUND),
                     -(lo if lo > -BOUND else -BOUND), ply + 1)
         pos_unmake(p)
-        if c.stop:
+        if c.lim.stop:
             return 0.0
         if v <= lo:
             return total + pk * v + BOUND * rem
@@ -442,10 +393,9 @@ cdef double decide(CoreRec* c, const AleaRec* a, int depth, double alpha, double
     is at or below alpha."""
     cdef PosRec* p = c.pos
     cdef uint8_t flags[MAX_MOVES]
-    cdef move_t acts[MAX_ACTIONS]
-    cdef int kinds[MAX_ACTIONS]
+    cdef move_t acts[MAX_ACTIONS]       # move code | action kind << ACT_SHIFT
     cdef int order[MAX_ACTIONS]
-    cdef int na = 0, i, j, side = p.side, best_i, tmp, bound
+    cdef int na = 0, i, side = p.side, act
     cdef double best = -BOUND - 1.0, v, orig_alpha = alpha, one = 1.0
     cdef bint free = a.moves[side] < FREE_MOVES, joker_ok
     cdef key_t key
@@ -454,14 +404,13 @@ cdef double decide(CoreRec* c, const AleaRec* a, int depth, double alpha, double
     cdef AleaRec child
     if depth <= 0:
         return leaf(c, a, moves, n, in_check, ply, &dice, &one, 1)
-    if enter(c, ply):
+    if enter_node(&c.lim, ply):
         return 0.0
     key = p.key ^ alea_key(c, a) ^ c.z_dice[dice]
     e = tt_probe(c, key)
     if e != NULL:
         tt_move = e.move
-        if e.depth >= depth and (e.bound == TT_EXACT or (e.bound == TT_LOWER and e.value >= beta)
-                                 or (e.bound == TT_UPPER and e.value <= alpha)):
+        if e.depth >= depth and bound_cuts(e.bound, e.value, alpha, beta):
             return e.value
     ordinary(c, a, moves, n, dice, in_check, flags)
     joker_ok = c.in_tree_jokers and not free and a.jokers[side] > 0
@@ -470,40 +419,34 @@ cdef double decide(CoreRec* c, const AleaRec* a, int depth, double alpha, double
             break
         m = moves[i]
         if flags[i]:
-            kinds[na] = ACT_MOVE
+            act = ACT_MOVE
         elif move_kind(m) == KIND_CASTLE:
             if a.castle[side] <= 0:
                 continue
-            kinds[na] = ACT_CASTLE
-        elif joker_ok and (is_noisy(c, m) or pos_attacked(p, move_from(m), side ^ 1)):
-            kinds[na] = ACT_JOKER
+            act = ACT_CASTLE
+        elif joker_ok and (is_noisy(p, m) or pos_attacked(p, move_from(m), side ^ 1)):
+            act = ACT_JOKER
         else:
             continue
-        acts[na] = m
-        if m == tt_move and kinds[na] != ACT_JOKER:
+        acts[na] = m | (act << ACT_SHIFT)
+        if m == tt_move and act != ACT_JOKER:
             order[na] = ORDER_TT
-        elif is_noisy(c, m):
-            order[na] = ORDER_NOISY + order_noisy(c, m)
-        elif kinds[na] == ACT_CASTLE:
+        elif is_noisy(p, m):
+            order[na] = ORDER_NOISY + mvv_lva(p, c.ev, m)
+        elif act == ACT_CASTLE:
             order[na] = ORDER_CASTLE
         else:
             order[na] = c.history[side][move_from(m)][move_to(m)]
-        if kinds[na] == ACT_JOKER:
+        if act == ACT_JOKER:
             order[na] += ORDER_JOKER
         na += 1
     for i in range(na):
-        best_i = i
-        for j in range(i + 1, na):
-            if order[j] > order[best_i]:
-                best_i = j
-        if best_i != i:
-            m = acts[i]; acts[i] = acts[best_i]; acts[best_i] = m
-            tmp = kinds[i]; kinds[i] = kinds[best_i]; kinds[best_i] = tmp
-            tmp = order[i]; order[i] = order[best_i]; order[best_i] = tmp
-        m = acts[i]
-        make_child(c, a, m, kinds[i], &child)
+        m = pick(acts, order, na, i)
+        act = m >> ACT_SHIFT
+        m &= MOVE_MASK
+        make_child(c, a, m, act, &child)
         v = after_action(c, &child, m, depth, alpha, beta, ply)
-        if c.stop:
+        if c.lim.stop:
             return 0.0
         if probe:
             return v
@@ -513,20 +456,12 @@ cdef double decide(CoreRec* c, const AleaRec* a, int depth, double alpha, double
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    if not is_noisy(c, m):
-                        j = c.history[side][move_from(m)][move_to(m)]
-                        c.history[side][move_from(m)][move_to(m)] = \
-                            j + depth * depth - j * depth * depth // HISTORY_MAX
+                    if not is_noisy(p, m):
+                        history_add(&c.history[side][move_from(m)][move_to(m)], depth * depth)
                     break
     if na == 0:                         # cannot happen (ordinary() never leaves none)
         return leaf(c, a, moves, n, in_check, ply, &dice, &one, 1)
-    if best >= beta:
-        bound = TT_LOWER
-    elif best > orig_alpha:
-        bound = TT_EXACT
-    else:
-        bound = TT_UPPER
-    tt_store(c, key, best, best_move, depth, bound)
+    tt_store(c, key, best, best_move, depth, bound_of(best, orig_alpha, beta))
     return best
 
 
@@ -535,13 +470,13 @@ cdef double chance(CoreRec* c, const AleaRec* a, int depth, double alpha, double
     """A side about to receive its dice: the game end, then the dice outcomes (Star1)."""
     cdef PosRec* p = c.pos
     cdef move_t moves[MAX_MOVES]
-    cdef int n, side = p.side, mask = 0, j, nout, bound
+    cdef int n, side = p.side, mask = 0, j, nout
     cdef bint in_check
     cdef double total = 0.0, rem = 1.0, pj, lo, hi, v, orig_alpha = alpha, rest = 0.0
     cdef double lower[MAX_OUTCOMES]
     cdef key_t key
     cdef ATTEntry* e
-    if enter(c, ply):
+    if enter_node(&c.lim, ply):
         return 0.0
     n = legal_moves(c, moves)
     in_check = pos_in_check(p)
@@ -562,22 +497,20 @@ cdef double chance(CoreRec* c, const AleaRec* a, int depth, double alpha, double
         return leaf(c, a, moves, n, in_check, ply, c.dist_mask[mask], c.dist_p[mask], nout)
     key = p.key ^ alea_key(c, a) ^ c.z_chance
     e = tt_probe(c, key)
-    if e != NULL and e.depth >= depth and (
-            e.bound == TT_EXACT or (e.bound == TT_LOWER and e.value >= beta)
-            or (e.bound == TT_UPPER and e.value <= alpha)):
+    if e != NULL and e.depth >= depth and bound_cuts(e.bound, e.value, alpha, beta):
         return e.value
     # Star2 probing: the first action of every outcome gives a lower bound on it; their
     # weighted sum may already reach beta, and else they narrow the upper windows below.
     for j in range(nout):
         lower[j] = decide(c, a, depth, -BOUND, BOUND, ply, c.dist_mask[mask][j], moves, n,
                           in_check, True)
-        if c.stop:
+        if c.lim.stop:
             return 0.0
         if lower[j] < -BOUND:
             lower[j] = -BOUND
         rest += c.dist_p[mask][j] * lower[j]
     if rest >= beta:
-        tt_store(c, key, rest, 0, depth, TT_LOWER)
+        tt_store(c, key, rest, 0, depth, BOUND_LOWER)
         return rest
     for j in range(nout):
         pj = c.dist_p[mask][j]
@@ -589,32 +522,26 @@ cdef double chance(CoreRec* c, const AleaRec* a, int depth, double alpha, double
         hi = (beta - total - rest) / pj             # at or above hi: node >= beta
         if lo >= BOUND:
             v = total + pj * BOUND + BOUND * rem
-            tt_store(c, key, v, 0, depth, TT_UPPER)
+            tt_store(c, key, v, 0, depth, BOUND_UPPER)
             return v
         if hi <= lower[j]:
             v = total + pj * lower[j] + rest
-            tt_store(c, key, v, 0, depth, TT_LOWER)
+            tt_store(c, key, v, 0, depth, BOUND_LOWER)
             return v
         v = decide(c, a, depth, lo if lo > -BOUND else -BOUND, hi if hi < BOUND else BOUND,
                    ply, c.dist_mask[mask][j], moves, n, in_check)
-        if c.stop:
+        if c.lim.stop:
             return 0.0
         if v <= lo:
             v = total + pj * v + BOUND * rem
-            tt_store(c, key, v, 0, depth, TT_UPPER)
+            tt_store(c, key, v, 0, depth, BOUND_UPPER)
             return v
         if v >= hi:
             v = total + pj * v + rest
-            tt_store(c, key, v, 0, depth, TT_LOWER)
+            tt_store(c, key, v, 0, depth, BOUND_LOWER)
             return v
         total += pj * v
-    if total >= beta:
-        bound = TT_LOWER
-    elif total > orig_alpha:
-        bound = TT_EXACT
-    else:
-        bound = TT_UPPER
-    tt_store(c, key, total, 0, depth, bound)
+    tt_store(c, key, total, 0, depth, bound_of(total, orig_alpha, beta))
     return total
 
 
@@ -628,9 +555,10 @@ cdef uint64_t splitmix(uint64_t* state) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef class AleaCore:
+cdef class AleaCore(SearchLimits):
     """The C side of one Alea search: a private copy of the root position and its Alea
-    fields, the table (kept between searches until ``clear_hash``) and the limits.
+    fields, the table (kept between searches until ``clear_hash``) and the limits
+    (set_limits, stop, resume, nodes, seldepth: engine.searchkit.SearchLimits).
 
     ``stop()`` may be called from any thread; everything else by the searching thread.
     Values are centipawns for the side to move at the root, within [-BOUND, BOUND].
@@ -669,6 +597,7 @@ cdef class AleaCore:
             self.c.z_dice[i] = splitmix(&seed)
         self.c.z_chance = splitmix(&seed)
         self.c.pos = self.pos
+        self.lim = &self.c.lim
         self.c.in_tree_jokers = True
         self._tabulate_dice()
 
@@ -745,42 +674,9 @@ cdef class AleaCore:
 
     # -- limits ------------------------------------------------------------------------
     def new_search(self):
-        """Reset the counters and the stop flag; halve the history."""
-        cdef int side, a, b
-        self.c.nodes = 0
-        self.c.stop = 0
-        self.c.seldepth = 0
-        self.c.deadline = 0
-        self.c.node_limit = 0
-        for side in range(2):
-            for a in range(MAX_CELLS):
-                for b in range(MAX_CELLS):
-                    self.c.history[side][a][b] //= 2
-
-    def set_limits(self, double seconds=0.0, long long nodes=0):
-        """Hard limits: seconds from now (0: none) and total nodes (0: none)."""
-        self.c.deadline = now() + seconds if seconds > 0 else 0.0
-        self.c.node_limit = nodes if nodes > 0 else 0
-
-    def stop(self):
-        self.c.stop = 1
-
-    def resume(self, double seconds):
-        """Clear a stop and allow ``seconds`` more (and no node limit)."""
-        self.c.stop = 0
-        self.set_limits(seconds, 0)
-
-    @property
-    def stopped(self) -> bool:
-        return self.c.stop != 0
-
-    @property
-    def nodes(self) -> int:
-        return self.c.nodes
-
-    @property
-    def seldepth(self) -> int:
-        return self.c.seldepth
+        """Reset the counters, the stop flag and the limits; halve the history."""
+        limits_reset(&self.c.lim)
+        history_age(&self.c.history[0][0][0], sizeof(self.c.history) // sizeof(int))
 
     def clear_hash(self):
         memset(self.c.tt, 0, (self.c.tt_mask + 1) * sizeof(ATTEntry))

@@ -18,7 +18,6 @@ every opponent pseudo-legal move, keep the children whose view equals the receiv
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from engine.types cimport move_t, piece_t, MAX_MOVES, MAX_CELLS, NO_CELL, KIND_EP, KIND_PROMO, \
     move_from, move_to, move_extra, move_kind, colour_bit, colour_of
 from engine.tables cimport CompiledTables, TablesRec
@@ -26,15 +25,10 @@ from engine.position cimport pos_clear, pos_put, pos_make, pos_unmake, pos_compu
     pos_attacked
 from engine.movegen cimport generate_moves
 from engine.board cimport Board
+from engine.clock cimport now
 
 cdef enum:
     DEADLINE_STRIDE = 16    # parents expanded between two looks at the clock in advance
-
-
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef class ViewCode:

@@ -3,10 +3,7 @@ from engine.types cimport move_t, MAX_MOVES, MAX_CELLS
 from engine.position cimport PosRec
 from engine.evaluate cimport EvalRec
 from engine.tt cimport TTRec
-from libc.stdint cimport uint64_t
-
-cdef extern from *:
-    ctypedef int volatile_int "volatile int"
+from engine.searchkit cimport LimitsRec
 
 cdef enum:
     MAX_PLY = 128
@@ -18,11 +15,7 @@ cdef struct SearchRec:
     PosRec* pos
     const EvalRec* ev
     TTRec* tt
-    uint64_t nodes
-    uint64_t node_limit     # 0: none
-    double deadline         # monotonic seconds; 0: none
-    volatile_int stop       # set by the protocol thread or by the limits
-    int seldepth
+    LimitsRec lim           # node count, limits, stop flag, seldepth
     int root_ply            # pos.ply at the root (repetitions before it are history)
     int n_move_rule
     bint checks             # the variant has the check rule (else royal capture ends it)

@@ -10,7 +10,6 @@ aspiration windows, MultiPV and clock live in engine/deepening.py.
 from libc.math cimport log
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from engine.types cimport piece_t, NO_CELL, KIND_EP, KIND_PROMO, KIND_CASTLE, move_from, \
     move_to, move_kind, move_extra, colour_bit, type_of, MAX_HISTORY
 from engine.tables cimport TablesRec
@@ -19,8 +18,10 @@ from engine.position cimport pawn_attacker, pos_make, pos_unmake, pos_make_null,
 from engine.movegen cimport generate_moves, generate_noisy
 from engine.evaluate cimport evaluate, EvalTables
 from engine.tt cimport tt_probe, tt_store, TTEntry, TranspositionTable, BOUND_EXACT, \
-    BOUND_LOWER, BOUND_UPPER
+    BOUND_LOWER
 from engine.board cimport Board
+from engine.searchkit cimport SearchLimits, limits_reset, enter_node, is_noisy, mvv_lva, pick, \
+    history_add, history_age, bound_of, bound_cuts
 
 cdef enum:
     ROYAL_VALUE = 20000     # SEE value of the royal piece: it captures last
@@ -29,24 +30,6 @@ cdef enum:
     KILLER_1 = 9000000
     KILLER_2 = 8900000
     BAD_CAPTURE = -10000000
-    HISTORY_MAX = 16384
-
-
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline bint enter_node(SearchRec* s, int ply) noexcept nogil:
-    """Count the node, check the limits every 1024 nodes; True when the search must stop."""
-    s.nodes += 1
-    if (s.nodes & 1023) == 0:
-        if (s.deadline > 0 and now() >= s.deadline) or (s.node_limit and s.nodes >= s.node_limit):
-            s.stop = 1
-    if ply > s.seldepth:
-        s.seldepth = ply
-    return s.stop != 0
 
 
 cdef inline void update_pv(SearchRec* s, int ply, move_t m) noexcept nogil:
@@ -148,27 +131,19 @@ cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
     return gain[0]
 
 
-# -- move ordering ----------------------------------------------------------------------
-cdef inline bint is_noisy(const PosRec* p, move_t m) noexcept nogil:
-    cdef int kind = move_kind(m)
-    return p.board[move_to(m)] != 0 and kind != KIND_CASTLE or kind == KIND_EP or kind == KIND_PROMO
-
-
+# -- move ordering (is_noisy, mvv_lva, pick: searchkit.pxd) ---------------------------------
 cdef void score_moves(SearchRec* s, move_t* moves, int* scores, int n, move_t tt_move,
                       int ply) noexcept nogil:
     cdef PosRec* p = s.pos
     cdef const EvalRec* e = s.ev
-    cdef int i, victim, sc
+    cdef int i, sc
     cdef move_t m
     for i in range(n):
         m = moves[i]
         if m == tt_move:
             scores[i] = TT_MOVE_SCORE
         elif is_noisy(p, m):
-            victim = type_of(p.board[move_to(m)]) if move_kind(m) != KIND_EP else p.t.pawn_type
-            sc = e.value[victim] * 16 - e.value[type_of(p.board[move_from(m)])] // 16
-            if move_kind(m) == KIND_PROMO:
-                sc += e.value[move_extra(m)] * 16
+            sc = mvv_lva(p, e, m)
             if see(p, e, m) >= 0:
                 scores[i] = GOOD_CAPTURE + sc
             else:
@@ -179,29 +154,6 @@ cdef void score_moves(SearchRec* s, move_t* moves, int* scores, int n, move_t tt
             scores[i] = KILLER_2
         else:
             scores[i] = s.history[p.side][move_from(m)][move_to(m)]
-
-
-cdef inline move_t pick(move_t* moves, int* scores, int n, int i) noexcept nogil:
-    """Selection sort step: bring the best-scored remaining move to index i."""
-    cdef int j, best = i
-    cdef move_t m
-    cdef int sc
-    for j in range(i + 1, n):
-        if scores[j] > scores[best]:
-            best = j
-    if best != i:
-        m = moves[i]
-        moves[i] = moves[best]
-        moves[best] = m
-        sc = scores[i]
-        scores[i] = scores[best]
-        scores[best] = sc
-    return moves[i]
-
-
-cdef inline void update_history(SearchRec* s, int side, move_t m, int bonus) noexcept nogil:
-    cdef int* h = &s.history[side][move_from(m)][move_to(m)]
-    h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
 
 
 # -- mate scores in the table -------------------------------------------------------------
@@ -252,7 +204,7 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply) noexcept nogil:
     cdef int n, i, score, best, stand
     cdef bint in_check
     cdef move_t m
-    if enter_node(s, ply):
+    if enter_node(&s.lim, ply):
         return 0
     if not s.checks and p.t.royal_type and p.king[p.side] == NO_CELL:
         return -MATE + ply
@@ -280,7 +232,7 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply) noexcept nogil:
         pos_make(p, m)
         score = -qsearch(s, -beta, -alpha, ply + 1)
         pos_unmake(p)
-        if s.stop:
+        if s.lim.stop:
             return 0
         if score > best:
             best = score
@@ -298,10 +250,10 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
     cdef int scores[MAX_MOVES]
     cdef move_t quiets[64]
     cdef int nquiets = 0
-    cdef int n, i, j, score, best, static_eval = 0, r, new_depth, bound, searched = 0
+    cdef int n, i, j, score, best, static_eval = 0, r, new_depth, searched = 0
     cdef int orig_alpha = alpha
     cdef bint in_check, pv_node = beta - alpha > 1, gives_check, noisy
-    cdef move_t m, best_move = 0, tt_move = 0
+    cdef move_t m, q, best_move = 0, tt_move = 0
     cdef TTEntry* tte
     cdef int tts
 
@@ -328,18 +280,15 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
         depth += 1
     if depth <= 0:
         return qsearch(s, alpha, beta, ply)
-    if enter_node(s, ply):
+    if enter_node(&s.lim, ply):
         return 0
 
     tte = tt_probe(s.tt, p.key)
     if tte != NULL:
         tt_move = tte.move
         tts = score_from_tt(tte.score, ply)
-        if not pv_node and tte.depth >= depth:
-            bound = tte.flags & 3
-            if bound == BOUND_EXACT or (bound == BOUND_LOWER and tts >= beta) or \
-                    (bound == BOUND_UPPER and tts <= alpha):
-                return tts
+        if not pv_node and tte.depth >= depth and bound_cuts(tte.flags & 3, tts, alpha, beta):
+            return tts
 
     if not in_check:
         static_eval = evaluate(p, s.ev)
@@ -353,7 +302,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             pos_make_null(p)
             score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, False)
             pos_unmake_null(p)
-            if s.stop:
+            if s.lim.stop:
                 return 0
             if score >= beta:
                 return beta if score > MATE_BOUND else score
@@ -398,7 +347,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             if score > alpha and score < beta:
                 score = -search(s, -beta, -alpha, new_depth, ply + 1, True)
         pos_unmake(p)
-        if s.stop:
+        if s.lim.stop:
             return 0
         searched += 1
         if score > best:
@@ -412,22 +361,18 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
                         if s.killers[ply][0] != m:
                             s.killers[ply][1] = s.killers[ply][0]
                             s.killers[ply][0] = m
-                        update_history(s, p.side, m, depth * depth)
+                        history_add(&s.history[p.side][move_from(m)][move_to(m)], depth * depth)
                         for j in range(nquiets):
-                            update_history(s, p.side, quiets[j], -depth * depth)
+                            q = quiets[j]
+                            history_add(&s.history[p.side][move_from(q)][move_to(q)], -depth * depth)
                     break
         if not noisy and m != best_move and nquiets < 64:
             quiets[nquiets] = m
             nquiets += 1
     if searched == 0:
         return alpha                      # everything pruned: fail low at the bound
-    if best >= beta:
-        bound = BOUND_LOWER
-    elif best > orig_alpha:
-        bound = BOUND_EXACT
-    else:
-        bound = BOUND_UPPER
-    tt_store(s.tt, p.key, best_move, score_to_tt(best, ply), depth, bound)
+    tt_store(s.tt, p.key, best_move, score_to_tt(best, ply), depth,
+             bound_of(best, orig_alpha, beta))
     return best
 
 
@@ -439,13 +384,13 @@ cdef int search_root(SearchRec* s, int alpha, int beta, int depth) noexcept nogi
     cdef bint gives_check
     s.pv_len[0] = 0
     s.root_improved = False
-    s.seldepth = 0
+    s.lim.seldepth = 0
     for i in range(s.nroot):
         if s.root_skip[i]:
             continue
         m = s.root_moves[i]
         pos_make(p, m)
-        s.nodes += 1
+        s.lim.nodes += 1
         gives_check = s.checks and pos_in_check(p)
         if searched == 0:
             score = -search(s, -beta, -alpha, depth - 1, 1, True)
@@ -457,7 +402,7 @@ cdef int search_root(SearchRec* s, int alpha, int beta, int depth) noexcept nogi
             if score > alpha and score < beta:
                 score = -search(s, -beta, -alpha, depth - 1, 1, True)
         pos_unmake(p)
-        if s.stop:
+        if s.lim.stop:
             break
         searched += 1
         if score > best:
@@ -472,7 +417,7 @@ cdef int search_root(SearchRec* s, int alpha, int beta, int depth) noexcept nogi
                 break
         else:
             s.root_order[i] = -INF + 1
-    if s.root_improved and not s.stop:
+    if s.root_improved and not s.lim.stop:
         tt_store(s.tt, p.key, s.root_moves[s.best_root], score_to_tt(best, 0), depth,
                  BOUND_LOWER if best >= beta else BOUND_EXACT)
     return best
@@ -484,8 +429,9 @@ cdef bint is_noisy_root(SearchRec* s, move_t m) noexcept nogil:
         s.pos.hist[s.pos.ply - 1].captured != 0
 
 
-cdef class Searcher:
-    """One search: a private copy of the position, the tables it reads, and its limits.
+cdef class Searcher(SearchLimits):
+    """One search: a private copy of the position, the tables it reads, and its limits
+    (set_limits, stop, resume, nodes, seldepth: engine.searchkit.SearchLimits).
 
     The protocol thread may call ``stop()`` at any time; everything else is called by the
     thread that runs the search.
@@ -505,6 +451,7 @@ cdef class Searcher:
         if self.s == NULL or self.pos == NULL:
             raise MemoryError()
         memset(self.s, 0, sizeof(SearchRec))
+        self.lim = &self.s.lim
         for d in range(64):
             for m in range(64):
                 self.s.lmr[d][m] = <int> (0.75 + log(d + 1) * log(m + 1) / 2.25) if d and m else 0
@@ -547,34 +494,9 @@ cdef class Searcher:
 
     def new_search(self):
         """Reset counters, killers and limits; keep history (it ages by halving)."""
-        cdef int side, a, b
-        self.s.nodes = 0
-        self.s.stop = 0
-        self.s.deadline = 0
-        self.s.node_limit = 0
+        limits_reset(&self.s.lim)
         memset(self.s.killers, 0, sizeof(self.s.killers))
-        for side in range(2):
-            for a in range(MAX_CELLS):
-                for b in range(MAX_CELLS):
-                    self.s.history[side][a][b] //= 2
-
-    def set_limits(self, double seconds=0.0, long long nodes=0):
-        """Hard limits for what follows: seconds from now (0: none) and total nodes."""
-        self.s.deadline = now() + seconds if seconds > 0 else 0.0
-        self.s.node_limit = nodes if nodes > 0 else 0
-
-    def stop(self):
-        self.s.stop = 1
-
-    def resume(self, double seconds):
-        """Clear a stop and allow ``seconds`` more: the emergency depth-1 search that
-        replaces "the first generated move" when a search was stopped before depth 1."""
-        self.s.stop = 0
-        self.set_limits(seconds, 0)
-
-    @property
-    def stopped(self) -> bool:
-        return self.s.stop != 0
+        history_age(&self.s.history[0][0][0], sizeof(self.s.history) // sizeof(int))
 
     def search(self, int depth, int alpha=-INF, int beta=INF) -> int:
         """One iteration at ``depth`` over the root moves, without the GIL."""
@@ -624,14 +546,6 @@ cdef class Searcher:
         if move_kind(m) == KIND_PROMO:
             text += self.letters[move_extra(m)]
         return text
-
-    @property
-    def nodes(self) -> int:
-        return self.s.nodes
-
-    @property
-    def seldepth(self) -> int:
-        return self.s.seldepth
 
     def static_eval(self) -> int:
         return evaluate(self.pos, self.s.ev)
