@@ -380,12 +380,25 @@ def think_alea(core, state: alea.AleaState, ev, limits: GoLimits, overhead_ms: i
         if allowed and alea_token(action) not in wanted:
             action = max(allowed, key=lambda a: result.value(a) or -1e9)
     if guide:
+        _remember_advice(state, action)
         for line in guide_lines(state, result, action):
             on_info(SearchInfo(depth=0, string=line))
     return BestMove(alea_token(action))
 
 
 # -- the guide (A22) ---------------------------------------------------------------------------
+# The last advice per state (its Alea FEN, dice included), so that ``review`` names the
+# move the guide advised rather than its own shallower search's choice.
+_ADVICE: dict = {}
+ADVICE_KEPT = 16
+
+
+def _remember_advice(state: alea.AleaState, action: Action) -> None:
+    _ADVICE[state.fen()] = action
+    while len(_ADVICE) > ADVICE_KEPT:
+        del _ADVICE[next(iter(_ADVICE))]
+
+
 def guide_lines(state: alea.AleaState, result: Analysis, action: Action) -> list[str]:
     """``guide threat ...`` for each threatened piece (most valuable first), then
     ``guide best <token> reason <text>`` (docs/protocol.md, "Alea games")."""
@@ -459,7 +472,9 @@ def _quiet_reason(state, action, nxt, prefix: str, mover: str) -> str:
 def review(core, state: alea.AleaState, ev, played: Action) -> str:
     """``guide review played <token> best <token> loss <cp> joker <worth|not worth>``:
     the played action against the best one for the same dice (GUIDE_DEPTH plies, at most
-    GUIDE_NODES nodes), and whether a free-move joker was (or would have been) worth it."""
+    GUIDE_NODES nodes), and whether a free-move joker was (or would have been) worth it.
+    When the guide advised on this very state, "best" is that advice (searched deeper),
+    so advice and review never contradict each other."""
     legal = alea.legal_actions(state)
     if played not in legal:
         raise ValueError(f"{alea_token(played)} is not legal here: guide review takes the "
@@ -469,6 +484,9 @@ def review(core, state: alea.AleaState, ev, played: Action) -> str:
     core.set_limits(0.0, GUIDE_NODES)
     result = analyse(core, state, GUIDE_DEPTH, full=True)
     best = result.choice
+    advised = _ADVICE.get(state.fen())
+    if advised is not None and advised in legal:
+        best = advised          # the guide's own advice, searched deeper than this review
     value = result.value(played)
     if value is None:
         core.resume(RESCUE_SECONDS * 4)
@@ -477,6 +495,9 @@ def review(core, state: alea.AleaState, ev, played: Action) -> str:
     if played.kind == REROLL and result.reroll is not None and not result.reroll_wins:
         value = min(value, result.reroll)
     best_value = result.value(best)
+    if best_value is None and best.kind != REROLL:
+        core.resume(RESCUE_SECONDS * 4)
+        best_value = core.action_value(best.kind, best.move, result.depth)
     if best.kind == REROLL:
         best_value = max(result.best((MOVE,))[1] + REROLL_MARGIN, best_value or -1e9)
     loss = max(0, int(round((best_value or 0.0) - value)))

@@ -227,6 +227,20 @@ def test_guide_review(driver):
     assert snapshot(driver.session) == before
 
 
+def test_review_after_advice_names_the_advised_move(driver):
+    """A22: after `go ... guide` on a state, the review of another move on the same state
+    names the move the guide advised (searched deeper), never a contradicting one."""
+    driver.send("position alea startpos")
+    best, lines = go(driver, "go depth 4 guide")
+    advised = GUIDE_BEST.fullmatch([x for x in lines if x.startswith("info string guide best")][0])
+    assert advised.group(1) == best
+    other = next(m for m in ("e2e4", "d2d4", "g1f3", "c2c4") if m != best)
+    match = GUIDE_REVIEW.fullmatch(driver.send(f"guide review {other}")[0])
+    assert match and match.group(1) == other and match.group(2) == best
+    match = GUIDE_REVIEW.fullmatch(driver.send(f"guide review {best}")[0])
+    assert match and match.group(2) == best and match.group(3) == "0"
+
+
 def test_draw_offer_answers(driver):
     driver.send("position alea startpos moves e2e4 e7e5")
     assert driver.send("draw offer") == ["draw decline"]     # early and balanced
