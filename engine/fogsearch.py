@@ -22,13 +22,13 @@ it reports through ``on_info`` and returns a ``BestMove``.
 from __future__ import annotations
 
 import random
-import re
 
 from engine import particles
 from engine.belief import Belief, FogHistory
 from engine.deepening import INF, BestMove, Clock, GoLimits, SearchInfo, _wait_for_release
 from engine.fog import view_moves
 from engine.levels import Strength, choose
+from engine.notation import move_cells
 
 MAX_SAMPLES = 48        # positions searched per move at most (32-64: the brief's range)
 SAMPLE_SHARE = 0.4      # share of the soft budget the depth-1 pass over samples may use
@@ -38,7 +38,6 @@ CLIP = 1500             # |score| bound in the mean: about a queen and a half
 VETO_SHARE = 0.3        # king capturable in more samples than this: the move is vetoed
 MAX_DEPTH = 64
 RESCUE_SECONDS = 0.005
-_UCI = re.compile(r"([a-z]+[0-9]+)([a-z]+[0-9]+)[a-z]?")
 
 
 def _clip(score: int) -> int:
@@ -53,7 +52,7 @@ def king_capture(history: FogHistory, moves: list[str], variant) -> str | None:
     if not cells:
         return None
     for move in moves:
-        if _UCI.fullmatch(move).group(2) == cells[0]:
+        if move_cells(move)[1] == cells[0]:
             return move
     return None
 

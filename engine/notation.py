@@ -9,6 +9,18 @@ from __future__ import annotations
 import re
 
 
+_MOVE = re.compile(r"([a-z]+[0-9]+)([a-z]+[0-9]+)([a-z]?)")
+
+
+def move_cells(move: str) -> tuple[str, str]:
+    """(from cell, to cell) of a UCI move; ranks may have two digits (Grand, hexagonal).
+    ValueError when ``move`` is not cell, cell and an optional promotion letter."""
+    match = _MOVE.fullmatch(move)
+    if match is None:
+        raise ValueError(f"not a move: {move!r}")
+    return match.group(1), match.group(2)
+
+
 def perft_lines(divide: list[tuple[str, int]]) -> list[str]:
     """Stockfish's ``go perft`` report: ``move: count`` per root move, a blank line,
     ``Nodes searched: N`` and a closing blank line."""

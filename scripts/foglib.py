@@ -15,6 +15,7 @@ from baselinelib import VALUES, BaselinePlayer  # first: puts the repository on 
 from adapters.fog_referee import FogTurn, parse_fog_position
 from engine.board import Board
 from engine.fog import View, parse_view_fen, view_fen, view_moves
+from engine.notation import move_cells
 from engine.variant import resolve_name
 
 VARIANT = "fogofwar"
@@ -72,7 +73,7 @@ def captures(view: View, moves: list[str]) -> dict[str, int]:
     ep = view.fen.split()[3]
     out = {}
     for move in moves:
-        origin, target = cells_of(move)
+        origin, target = move_cells(move)
         letter = view.pieces.get(target)
         if letter is not None and letter.isupper() != (view.side == "w"):
             out[move] = VALUES.get(letter.lower(), 3)
@@ -81,12 +82,3 @@ def captures(view: View, moves: list[str]) -> dict[str, int]:
     return out
 
 
-def cells_of(move: str) -> tuple[str, str]:
-    """(from cell, to cell) of a UCI move (cells may have two-digit ranks)."""
-    i = 1
-    while move[i].isdigit():
-        i += 1
-    j = i + 1
-    while j < len(move) and move[j].isdigit():
-        j += 1
-    return move[:i], move[i:j]

@@ -13,6 +13,7 @@ import random
 import pytest
 
 from engine.board import Board
+from engine.notation import move_cells
 from testkit import PERFT_FILES, read_tsv, refdata
 
 VARIANTS = ["chess", "grand", "hexagonal"]
@@ -34,7 +35,7 @@ def _pick(rng: random.Random, board: Board, moves: list[str]) -> str:
     """A random move, biased towards en passant, captures and promotions (in that order)
     to reach unusual positions."""
     ep = _ep_cell(board)
-    en_passant = [m for m in moves if _split(m)[1] == ep and board.piece_at(_split(m)[0]) in "Pp"]
+    en_passant = [m for m in moves if move_cells(m)[1] == ep and board.piece_at(move_cells(m)[0]) in "Pp"]
     if en_passant and rng.random() < 0.8:
         return rng.choice(en_passant)
     if rng.random() < 0.5:
@@ -49,18 +50,8 @@ def _ep_cell(board: Board) -> str:
     return fields[3] if board.variant.spec.fen_castling_field else fields[2]
 
 
-def _split(uci: str) -> tuple[str, str]:
-    i = 1
-    while uci[i].isdigit():
-        i += 1
-    j = i + 1
-    while j < len(uci) and uci[j].isdigit():
-        j += 1
-    return uci[:i], uci[i:j]
-
-
 def _is_capture(board: Board, uci: str) -> bool:
-    return board.piece_at(_split(uci)[1]) is not None
+    return board.piece_at(move_cells(uci)[1]) is not None
 
 
 def _check(board: Board) -> None:

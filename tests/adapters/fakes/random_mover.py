@@ -31,6 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engine.board import Board  # noqa: E402
+from engine.notation import move_cells  # noqa: E402
 
 MODES = ("good", "crash", "hang", "illegal", "garbage", "none", "slow", "veryslow", "mute")
 
@@ -105,21 +106,11 @@ class Fake:
         """A well-formed move on real cells that is not legal: a legal move played
         backwards (its target cell is empty or holds an enemy piece's square)."""
         for m in legal:
-            frm, to = self.split(m)
+            frm, to = move_cells(m)
             back = to + frm
             if back not in legal:
                 return back
         raise AssertionError("no illegal move found")
-
-    def split(self, move: str) -> tuple[str, str]:
-        """``e2e4`` -> (``e2``, ``e4``); cells may have two-digit ranks (Grand, hex)."""
-        i = 1
-        while move[i].isdigit():
-            i += 1
-        j = i + 1
-        while j < len(move) and move[j].isdigit():
-            j += 1
-        return move[:i], move[i:j]
 
     # -- loop ------------------------------------------------------------------------
     def run(self) -> int:
