@@ -28,13 +28,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from alealib import AleaPlayer  # noqa: E402  (first: puts the repository on sys.path)
-from baselinelib import NODES_PER_MS, budget_ms, own_clock  # noqa: E402
+from baselinelib import NODES_PER_MS, SearchingPlayer, budget_ms, own_clock  # noqa: E402
 
 from adapters.alea_referee import parse_token  # noqa: E402
 from engine import alea  # noqa: E402
 from engine.alea import MOVE, REROLL  # noqa: E402
 from engine.deepening import GoLimits  # noqa: E402
-from engine.engine import Engine  # noqa: E402
 
 
 def chess_moves(tokens) -> list[str]:
@@ -48,25 +47,12 @@ def chess_moves(tokens) -> list[str]:
     return out
 
 
-class DiceBlindPlayer(AleaPlayer):
+class DiceBlindPlayer(SearchingPlayer, AleaPlayer):
     name = "Alea dice-blind"
-    options = ["option name Depth type spin default 4 min 1 max 64"]
 
     def __init__(self):
         super().__init__()
-        self.engine = Engine("chess")
-        self.depth = 4
         self.go: list[str] = []
-
-    def set_option(self, name, value):
-        if name == "depth":
-            self.depth = max(1, min(64, int(value)))
-            return True
-        return False
-
-    def new_game(self):
-        super().new_game()
-        self.engine.new_game()
 
     def best_move(self, go: list[str]) -> str:
         self.go = go

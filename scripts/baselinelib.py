@@ -153,3 +153,28 @@ class BaselinePlayer:
             except ValueError as exc:
                 say(f"info string error {cmd}: {exc}")
         return 0
+
+
+class SearchingPlayer:
+    """Mixin for the baselines that run Quantum's normal search (fog_naive.py,
+    alea_diceblind.py): an Engine on ``search_variant``, a ``Depth`` option (the depth
+    when no clock is given), and a fresh engine state at ``ucinewgame``."""
+
+    search_variant = "chess"
+    options = ["option name Depth type spin default 4 min 1 max 64"]
+
+    def __init__(self):
+        super().__init__()
+        from engine.engine import Engine
+        self.engine = Engine(self.search_variant)
+        self.depth = 4
+
+    def set_option(self, name, value):
+        if name == "depth":
+            self.depth = max(1, min(64, int(value)))
+            return True
+        return False
+
+    def new_game(self):
+        super().new_game()
+        self.engine.new_game()

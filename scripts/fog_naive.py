@@ -24,31 +24,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from baselinelib import NODES_PER_MS, budget_ms, own_clock  # noqa: E402
+from baselinelib import NODES_PER_MS, SearchingPlayer, budget_ms, own_clock  # noqa: E402
 from foglib import VARIANT, FogPlayer  # noqa: E402
 
 from engine.deepening import GoLimits  # noqa: E402
-from engine.engine import Engine  # noqa: E402
 from engine.fog import parse_view_fen, view_board  # noqa: E402
 
-class NaivePlayer(FogPlayer):
+
+class NaivePlayer(SearchingPlayer, FogPlayer):
     name = "Fog naive"
-    options = ["option name Depth type spin default 4 min 1 max 64"]
-
-    def __init__(self):
-        super().__init__()
-        self.engine = Engine(VARIANT)
-        self.depth = 4
-
-    def set_option(self, name, value):
-        if name == "depth":
-            self.depth = max(1, min(64, int(value)))
-            return True
-        return False
-
-    def new_game(self):
-        super().new_game()
-        self.engine.new_game()
+    search_variant = VARIANT
 
     def last_seen_king(self, view) -> tuple[str, ...]:
         """The cell where the enemy king was last in view, latest view first."""
