@@ -62,15 +62,7 @@ def answers(eng: UciEngine, *lines: str, timeout: float = 10) -> list[str]:
 
 def close(eng: UciEngine) -> None:
     """Quit an engine, killing it when it does not go within a moment."""
-    try:
-        eng.send("quit")
-    except Exception:
-        pass
-    try:
-        eng.proc.wait(timeout=2)
-    except subprocess.TimeoutExpired:
-        eng.proc.kill()
-        eng.proc.wait()
+    eng.quit()
 
 
 def replay(rec, initial_fen: str | None = None) -> Board:
