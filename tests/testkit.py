@@ -147,3 +147,19 @@ def mirror_move(geometry, uci: str) -> str:
     suffix = uci[i:]
     out = [geometry.names[geometry.mirror(geometry.cell(c))] for c in cells]
     return "".join(out) + suffix
+
+
+def alea_random_step(state, rng):
+    """One random Alea action (the dice rolled first where needed; jokers, castles,
+    rerolls and promotions with a random piece all possible): the state after it and its
+    one-word token, or None when the game is over."""
+    from engine import alea
+    from engine.notation import alea_token
+    if alea.outcome(state) is not None:
+        return None
+    if alea.needs_roll(state):
+        state = state.with_dice(alea.roll(state, rng))
+    action = rng.choice(alea.legal_actions(state))
+    promo = rng.choice("nbrq") if action.kind != alea.REROLL and \
+        alea.is_promotion(state, action.move) else None
+    return alea.apply(state, action, promo), alea_token(action) + (promo or "")

@@ -16,6 +16,7 @@ import pytest
 from engine import alea
 from engine.notation import alea_token
 from protocol.dialect import parse_alea_position
+from testkit import alea_random_step
 from uci_helpers import ERROR_PREFIX, REPO_ROOT, Driver, snapshot
 
 DICE_FEN = "4k3/1p6/2n5/8/3Q4/B7/7P/R3K3 w - - 0 30 20/20 -/- 4/4 2/2 0/0 -/- - alea"
@@ -117,15 +118,11 @@ def random_record(seed: int, plies: int):
     s = alea.AleaState.start()
     tokens = []
     for _ in range(plies):
-        if alea.outcome(s) is not None:
+        step = alea_random_step(s, rng)
+        if step is None:
             break
-        if alea.needs_roll(s):
-            s = s.with_dice(alea.roll(s, rng))
-        action = rng.choice(alea.legal_actions(s))
-        promo = rng.choice("nbrq") if action.kind != alea.REROLL and \
-            alea.is_promotion(s, action.move) else None
-        tokens.append(alea_token(action) + (promo or ""))
-        s = alea.apply(s, action, promo)
+        s, token = step
+        tokens.append(token)
     dice = alea.roll(s, rng) if alea.needs_roll(s) else None
     return tokens, s.with_dice(dice), dice
 

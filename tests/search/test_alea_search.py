@@ -18,6 +18,7 @@ from engine.deepening import GoLimits
 from engine.engine import Engine
 from engine.eval_tables import eval_tables
 from engine.notation import alea_token, parse_alea_token
+from testkit import alea_random_step
 
 EV = eval_tables("chess")
 TAIL = "0 30 20/20 -/- {jokers} {rerolls} 0/0 -/- - alea"
@@ -63,14 +64,10 @@ def random_states(seed: int, count: int):
     while len(out) < count:
         s = alea.AleaState.start(jokers=(rng.randint(0, 6), rng.randint(0, 6)))
         for _ in range(rng.randint(0, 90)):
-            if alea.outcome(s) is not None:
+            step = alea_random_step(s, rng)
+            if step is None:
                 break
-            if alea.needs_roll(s):
-                s = s.with_dice(alea.roll(s, rng))
-            action = rng.choice(alea.legal_actions(s))
-            promo = rng.choice("nbrq") if action.kind != alea.REROLL and \
-                alea.is_promotion(s, action.move) else None
-            s = alea.apply(s, action, promo)
+            s = step[0]
         if alea.outcome(s) is not None:
             continue
         if alea.needs_roll(s):
