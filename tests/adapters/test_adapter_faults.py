@@ -110,8 +110,7 @@ def test_silent_engine_fails_within_startup_timeout(monkeypatch):
     with pytest.raises(EngineError, match="did not answer in 1.0 s"):
         UciEngine(fake_argv("mute"), name="fake-mute", startup_timeout=1.0)
     elapsed = time.monotonic() - start
-    assert elapsed >= 1.0
-    assert elapsed < 20.0                 # hang guard only
+    assert elapsed >= 1.0                 # it waited out its timeout (no upper bound: no wall-clock limits in tests)
     # The engine that never started is not left running behind the caller's back.
     assert len(procs) == 1 and procs[0].poll() is not None
 
