@@ -55,6 +55,26 @@ def _load_file(path: Path, label: str) -> dict:
     return merged
 
 
+def dump_params(params: dict) -> str:
+    """Params tables as TOML text that ``load_params`` reads back (ints, floats, lists,
+    inline tables): for the tuner's output and experiment files."""
+    lines = []
+    for table, body in params.items():
+        lines.append(f"\n[{table}]")
+        lines += [f"{key} = {_toml_value(val)}" for key, val in body.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(val) -> str:
+    if isinstance(val, dict):
+        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in val.items()) + "}"
+    if isinstance(val, list):
+        return "[" + ", ".join(_toml_value(v) for v in val) + "]"
+    if isinstance(val, float):
+        return f"{val:g}"
+    return str(val)
+
+
 def _bfs(nxt, starts, vectors) -> list[int]:
     """Steps from the nearest start cell using the given vectors (-1 where unreachable)."""
     dist = [-1] * len(nxt)

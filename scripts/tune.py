@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import math
 import random
 import sys
 import time
@@ -186,7 +185,7 @@ def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float) -> P
         e = error(*train, tables, k)
         if e < best_e:
             best_k, best_e = k, e
-    start_e, start_v = best_e, error(*valid, tables, best_k)
+    start_v = error(*valid, tables, best_k)
     best_v = start_v
     print(f"{len(boards)} positions, K = {best_k:.2f}, error {best_e:.6f}, held out {start_v:.6f}")
     step = {a: max(2, abs(get(params, a)) // 10) for a in addrs}
@@ -222,28 +221,9 @@ def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float) -> P
         fh.write(f"# Tuned by scripts/tune.py ({target} target, l2 {l2}) on {len(boards)} positions: "
                  f"held-out error {start_v:.6f} -> {best_v:.6f} (K = {best_k:.2f})\n")
         fh.write('extends = ""\n')
-        fh.write(to_toml(params))
+        fh.write(eval_tables.dump_params(params))
     print(f"wrote {path}")
     return path
-
-
-def to_toml(params: dict) -> str:
-    lines = []
-    for table, body in params.items():
-        lines.append(f"\n[{table}]")
-        for key, val in body.items():
-            lines.append(f"{key} = {_toml_value(val)}")
-    return "\n".join(lines) + "\n"
-
-
-def _toml_value(val):
-    if isinstance(val, dict):
-        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in val.items()) + "}"
-    if isinstance(val, list):
-        return "[" + ", ".join(_toml_value(v) for v in val) + "]"
-    if isinstance(val, float):
-        return f"{val:g}"
-    return str(val)
 
 
 def main() -> int:

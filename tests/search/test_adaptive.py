@@ -181,6 +181,16 @@ def test_params_override_file_for_a_testing_opponent(tmp_path, monkeypatch):
         eval_tables.load_params("chess")
 
 
+
+@pytest.mark.parametrize("variant", ["chess", "grand", "hexagonal"])
+def test_dumped_params_read_back_equal(variant, tmp_path, monkeypatch):
+    """What the tuner and scripts/adaptive-match write is what an engine then loads."""
+    params = adaptive.scaled_params(variant, {"king safety": 0.0, "mobility": 1.5})
+    path = tmp_path / "p.toml"
+    path.write_text('extends = ""\n' + eval_tables.dump_params(params))
+    monkeypatch.setenv("QUANTUM_PARAMS_" + variant.upper(), str(path))
+    assert eval_tables.load_params(variant) == params
+
 POSITIONS = [
     None,
     "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
