@@ -28,12 +28,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from alealib import AleaPlayer  # noqa: E402  (first: puts the repository on sys.path)
-from baselinelib import NODES_PER_MS, SearchingPlayer, budget_ms, own_clock  # noqa: E402
+from baselinelib import SearchingPlayer  # noqa: E402
 
 from adapters.alea_referee import parse_token  # noqa: E402
 from engine import alea  # noqa: E402
 from engine.alea import MOVE, REROLL  # noqa: E402
-from engine.deepening import GoLimits  # noqa: E402
 
 
 def chess_moves(tokens) -> list[str]:
@@ -68,15 +67,8 @@ class DiceBlindPlayer(SearchingPlayer, AleaPlayer):
         # The chess search wants promotions with their piece: blind to the die, a queen.
         wanted = {a.move + ("q" if alea.is_promotion(state, a.move) else ""): a for a in moves}
         self.engine.set_position(pos.initial.board.fen(), chess_moves(pos.tokens))
-        time_left, inc, movetime = own_clock(self.go, "wb"[state.side])
-        ms = budget_ms(time_left, inc, movetime)
-        limits = GoLimits(searchmoves=list(wanted))
-        if ms is None:
-            limits.depth = self.depth
-        else:
-            limits.movetime, limits.nodes = ms, ms * NODES_PER_MS
-        best, _ = self.engine.search_sync(limits)
-        return wanted.get(best.move) or self.rng.choice(moves)
+        best = self.search_among(self.go, "wb"[state.side], wanted)
+        return wanted.get(best) or self.rng.choice(moves)
 
 
 if __name__ == "__main__":

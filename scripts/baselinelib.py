@@ -178,3 +178,17 @@ class SearchingPlayer:
     def new_game(self):
         super().new_game()
         self.engine.new_game()
+
+    def search_among(self, go: list[str], side: str, moves) -> str:
+        """The engine's best move among ``moves`` (UCI strings) for the position set on
+        ``self.engine``: a budget from ``go``'s own clock (``budget_ms``, capped at
+        NODES_PER_MS nodes per millisecond), or ``Depth`` when ``go`` gives no clock."""
+        from engine.deepening import GoLimits
+        ms = budget_ms(*own_clock(go, side))
+        limits = GoLimits(searchmoves=list(moves))
+        if ms is None:
+            limits.depth = self.depth
+        else:
+            limits.movetime, limits.nodes = ms, ms * NODES_PER_MS
+        best, _ = self.engine.search_sync(limits)
+        return best.move

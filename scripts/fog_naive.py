@@ -24,10 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from baselinelib import NODES_PER_MS, SearchingPlayer, budget_ms, own_clock  # noqa: E402
+from baselinelib import SearchingPlayer  # noqa: E402
 from foglib import VARIANT, FogPlayer  # noqa: E402
 
-from engine.deepening import GoLimits  # noqa: E402
 from engine.fog import parse_view_fen, view_board  # noqa: E402
 
 
@@ -49,15 +48,8 @@ class NaivePlayer(SearchingPlayer, FogPlayer):
             return moves[0]
         board = view_board(view, king_cells=self.last_seen_king(view))
         self.engine.set_position(board.fen())
-        time_left, inc, movetime = own_clock(go, view.side)
-        ms = budget_ms(time_left, inc, movetime)
-        limits = GoLimits(searchmoves=list(moves))
-        if ms is None:
-            limits.depth = self.depth
-        else:
-            limits.movetime, limits.nodes = ms, ms * NODES_PER_MS
-        best, _ = self.engine.search_sync(limits)
-        return best.move if best.move in moves else self.rng.choice(moves)
+        best = self.search_among(go, view.side, moves)
+        return best if best in moves else self.rng.choice(moves)
 
 
 if __name__ == "__main__":
