@@ -182,7 +182,6 @@ def test_params_override_file_for_a_testing_opponent(tmp_path, monkeypatch):
         eval_tables.load_params("chess")
 
 
-
 @pytest.mark.parametrize("variant", ["chess", "grand", "hexagonal"])
 def test_dumped_params_read_back_equal(variant, tmp_path, monkeypatch):
     """What the tuner and scripts/adaptive-match write is what an engine then loads."""
@@ -191,6 +190,7 @@ def test_dumped_params_read_back_equal(variant, tmp_path, monkeypatch):
     path.write_text('extends = ""\n' + eval_tables.dump_params(params))
     monkeypatch.setenv("QUANTUM_PARAMS_" + variant.upper(), str(path))
     assert eval_tables.load_params(variant) == params
+
 
 POSITIONS = [
     None,
