@@ -226,7 +226,7 @@ class Engine:
         self.stop()
         self.wait()
         board = self._board.copy()
-        ev = self.adaptive.tables(self._variant) if self.adaptive_on \
+        ev = self.adaptive.tables(self._variant, board.turn) if self.adaptive_on \
             else eval_tables(self._variant)
         self._go_side = board.turn
         strength = self.strength(limits)

@@ -549,3 +549,17 @@ cdef class Searcher(SearchLimits):
 
     def static_eval(self) -> int:
         return evaluate(self.pos, self.s.ev)
+
+    def move_values(self) -> list:
+        """The quiescence value (full window, side to move's view) after each root move, in
+        ``root_moves`` order: what a one-ply player with these tables makes of its choices
+        (the adaptive level's model of the opponent, engine/adaptive.py)."""
+        cdef int i
+        cdef int vals[MAX_MOVES]
+        limits_reset(&self.s.lim)
+        with nogil:
+            for i in range(self.s.nroot):
+                pos_make(self.pos, self.s.root_moves[i])
+                vals[i] = -qsearch(self.s, -INF, INF, 1)
+                pos_unmake(self.pos)
+        return [vals[i] for i in range(self.s.nroot)]

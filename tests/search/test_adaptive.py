@@ -73,9 +73,9 @@ def test_bounds_are_3_and_30_percent():
 
 
 # -- 100 synthetic games, results chosen to push as far as possible ------------------------
-SCENARIOS = {
-    "all losses": lambda g: 0.0,
+SCENARIOS = {                           # White's score; the engine plays White
     "all wins": lambda g: 1.0,
+    "all draws": lambda g: 0.5,
     "alternating": lambda g: float(g % 2),
 }
 
@@ -83,9 +83,10 @@ SCENARIOS = {
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_bounds_hold_over_100_adversarial_games(scenario, data_home, monkeypatch):
     """Each weight moves at most 3 % per game and ends within 30 % of its default, also
-    when the rule wants to move much further (a learning rate 1000 times the real one
-    turns every non-zero gradient into a step far beyond the cap)."""
-    monkeypatch.setattr(adaptive, "LEARNING_RATE", adaptive.LEARNING_RATE * 1000)
+    when the rule wants to move much further (a rate 1000 times the real one turns every
+    non-zero gradient into a step far beyond the cap). The opponent's moves are random,
+    far from Quantum's own, so every game pushes."""
+    monkeypatch.setattr(adaptive, "RATE", adaptive.RATE * 1000)
     state = adaptive.Adaptive()
     games = [random_game("chess", 60, seed) for seed in range(5)]
     result = SCENARIOS[scenario]
@@ -101,43 +102,69 @@ def test_bounds_hold_over_100_adversarial_games(scenario, data_home, monkeypatch
             assert adaptive.LOW <= out.after[name] <= adaptive.HIGH, (g, name)
             moved[name] = max(moved[name], abs(out.after[name] - 1.0))
     assert adaptive.read_profile(state.path).games["chess"] == 100
-    # The pressure was real: one-sided results drive weights onto the 30 % wall.
-    if scenario != "alternating":
-        assert max(moved.values()) == pytest.approx(adaptive.MAX_TOTAL)
+    # The pressure was real: some weight reached the 30 % wall, most moved.
+    assert max(moved.values()) == pytest.approx(adaptive.MAX_TOTAL)
     assert sum(1 for m in moved.values() if m > 0) >= len(names) // 2, moved
 
 
 def test_bounds_hold_for_grand_pieces(data_home, monkeypatch):
-    monkeypatch.setattr(adaptive, "LEARNING_RATE", adaptive.LEARNING_RATE * 1000)
+    monkeypatch.setattr(adaptive, "RATE", adaptive.RATE * 1000)
     state = adaptive.Adaptive()
     moves = random_game("grand", 60, 1)
-    assert "archbishop value" in adaptive.weight_names("grand")
-    assert "chancellor value" in adaptive.weight_names("grand")
+    assert "opponent's archbishop value" in adaptive.weight_names("grand")
+    assert "opponent's chancellor value" in adaptive.weight_names("grand")
     for g in range(15):
         out = state.learn("grand", None, moves, 0.0, "b")
+        assert out.after != out.before
         for name, m in out.after.items():
             assert abs(m - out.before[name]) <= adaptive.MAX_STEP + EPS
             assert adaptive.LOW <= m <= adaptive.HIGH
 
 
-def test_learning_moves_towards_the_result():
-    """White a queen up all game but lost: the queen's value goes down; had White won, up."""
-    fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-    moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 3
-    boards, _ = adaptive.game_positions("chess", fen, moves)
+# Black (the opponent) gives its queen for a pawn-defended rook; White recaptures.
+QUEEN_FOR_ROOK = ("q3k3/8/8/8/8/R7/1P6/4K3 b - - 0 1", ["a8a3", "b2a3"])
+
+
+def test_a_queen_given_for_a_rook_lowers_the_opponents_queen_value():
+    fen, moves = QUEEN_FOR_ROOK
+    played, _ = adaptive.game_positions("chess", fen, moves)
     m = adaptive.defaults("chess")
-    lost = adaptive.step("chess", boards, 0.0, m)
-    won = adaptive.step("chess", boards, 1.0, m)
-    assert lost["queen value"] < 1.0 < won["queen value"]
-    assert lost["queen value"] == pytest.approx(1 - adaptive.MAX_STEP)   # a big imbalance
-    assert lost["rook value"] == 1.0                    # rooks were equal all game
+    grad = adaptive.choice_gradient("chess", played, "b", m)
+    assert grad["opponent's queen value"] < 0 < grad["opponent's rook value"]
+    assert grad["opponent's knight value"] == grad["opponent's bishop value"] == 0.0
+    won = adaptive.step("chess", played, "w", 1.0, m)
+    assert won["opponent's queen value"] < 1.0 < won["opponent's rook value"]
+    # the same moves seen from Black's side: White's recapture is what Quantum plays
+    assert adaptive.step("chess", played, "b", 1.0, m) == m
 
 
-def test_game_positions_skip_checks_and_reject_illegal_moves():
-    boards, final = adaptive.game_positions("chess", None, ["f2f3", "e7e5", "g2g4", "d8h4"])
-    assert len(boards) == 4 and final.outcome().result == "0-1"
-    boards, _ = adaptive.game_positions("chess", None, ["e2e4", "f7f6", "d1h5", "g7g6"])
-    assert len(boards) == 3                              # black in check after d1h5
+def test_lost_games_teach_nothing_and_every_game_forgets():
+    fen, moves = QUEEN_FOR_ROOK
+    played, _ = adaptive.game_positions("chess", fen, moves)
+    m = dict(adaptive.defaults("chess"), **{"opponent's queen value": 0.8,
+                                            "opponent's rook value": 1.2})
+    after = adaptive.step("chess", played, "w", 0.0, m)
+    assert after["opponent's queen value"] == pytest.approx(1 - 0.2 * (1 - adaptive.FORGET))
+    assert after["opponent's rook value"] == pytest.approx(1 + 0.2 * (1 - adaptive.FORGET))
+    assert after["opponent's knight value"] == 1.0
+
+
+def test_an_unknown_side_teaches_nothing(data_home):
+    notes = Notes()
+    state = adaptive.Adaptive(notes)
+    fen, moves = QUEEN_FOR_ROOK
+    out = state.learn("chess", fen, moves, 1.0, None)
+    assert out.after == out.before == adaptive.defaults("chess")
+    assert not (data_home / "default.json").exists()
+    assert notes == [("adaptive: the engine's side in that game is unknown; nothing learnt",
+                      False)]
+
+
+def test_game_positions_keep_every_move_and_reject_illegal_ones():
+    played, final = adaptive.game_positions("chess", None, ["f2f3", "e7e5", "g2g4", "d8h4"])
+    assert [m for _, m in played] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert [b.turn for b, _ in played] == ["w", "b", "w", "b"]
+    assert final.outcome().result == "0-1"
     with pytest.raises(ValueError, match="illegal move 'e2e5'"):
         adaptive.game_positions("chess", None, ["e2e5"])
 
@@ -145,17 +172,32 @@ def test_game_positions_skip_checks_and_reject_illegal_moves():
 # -- tables --------------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", variant_names())
 def test_default_multipliers_give_the_shipped_tables(variant):
+    for own in "wb":
+        assert adaptive.tables_for(variant, adaptive.defaults(variant), own) is \
+            eval_tables.eval_tables(variant)
+    assert adaptive.scaled_params(variant, adaptive.defaults(variant)) == \
+        eval_tables.load_params(variant)
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_only_the_opponents_pieces_lose_value(variant):
+    """A learnt under-valuation lowers the opponent's pieces of that type and nothing else;
+    an over-valuation is not used (measured harmful, engine/adaptive.py)."""
     boards = [Board(variant)]
     for seed in range(3):
         b = Board(variant)
         for move in random_game(variant, 30, seed):
             b.push(move)
         boards.append(b)
-    ours = adaptive.tables_for(variant, adaptive.defaults(variant))
-    shipped = eval_tables.eval_tables(variant)
-    assert evaluate_boards(boards, ours) == evaluate_boards(boards, shipped)
-    assert adaptive.scaled_params(variant, adaptive.defaults(variant)) == \
-        eval_tables.load_params(variant)
+    names = adaptive.weight_names(variant)
+    shipped = evaluate_boards(boards, eval_tables.eval_tables(variant))
+    high = dict(adaptive.defaults(variant), **{n: 1.3 for n in names})
+    assert evaluate_boards(boards, adaptive.tables_for(variant, high, "w")) == shipped
+    low = dict(adaptive.defaults(variant), **{n: 0.7 for n in names})
+    for own, sign in (("w", 1), ("b", -1)):             # White's view: + is good for White
+        ours = evaluate_boards(boards, adaptive.tables_for(variant, low, own))
+        for board, a, b in zip(boards, ours, shipped):
+            assert sign * (a - b) > 0, (variant, own, board.fen())
 
 
 def test_scaled_params_scale_only_their_group():
@@ -213,21 +255,23 @@ def test_adaptive_with_a_default_profile_plays_like_hard(fen, data_home):
 
 
 def test_adaptive_searches_with_the_profile_weights(data_home):
+    """Playing Black, the engine values White's queen at 0.7 of its default; playing White,
+    its own queen keeps the shipped value."""
     engine = Engine()
     engine.set_level("adaptive")
     engine.adaptive.profile().weights["chess"] = dict(adaptive.defaults("chess"),
-                                                      **{"queen value": 0.7})
-    assert engine.adaptive.tables("chess") is not eval_tables.eval_tables("chess")
+                                                      **{"opponent's queen value": 0.7})
     board = Board("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
-    assert evaluate_boards([board], engine.adaptive.tables("chess"))[0] < \
-        evaluate_boards([board], eval_tables.eval_tables("chess"))[0]
+    shipped = evaluate_boards([board], eval_tables.eval_tables("chess"))[0]
+    assert evaluate_boards([board], engine.adaptive.tables("chess", "b"))[0] < shipped
+    assert evaluate_boards([board], engine.adaptive.tables("chess", "w"))[0] == shipped
 
 
 # -- the file ------------------------------------------------------------------------------
 def learnt_state(data_home, games=3) -> adaptive.Adaptive:
     state = adaptive.Adaptive()
     for seed in range(games):
-        state.learn("chess", None, random_game("chess", 40, seed), 0.0, "w")
+        state.learn("chess", None, random_game("chess", 40, seed), 1.0, "w")
     return state
 
 
@@ -322,7 +366,8 @@ BAD_FILES = {
     "binary": lambda: b"\xff\xfe\x00garbage",
     "a list": lambda: "[1, 2, 3]",
     "another format": lambda: json.dumps(_set(valid_doc(), ["format"], "lc0-config")),
-    "another version": lambda: json.dumps(_set(valid_doc(), ["version"], 2)),
+    "another version": lambda: json.dumps(_set(valid_doc(), ["version"], 3)),
+    "version 1 (other weights)": lambda: json.dumps(_set(valid_doc(), ["version"], 1)),
     "version true": lambda: json.dumps(_set(valid_doc(), ["version"], True)),
     "extra key": lambda: json.dumps(_set(valid_doc(), ["upload_to"], "http://example.com")),
     "unknown variant": lambda: json.dumps(_set(valid_doc(), ["variants", "shogi"],
@@ -330,15 +375,15 @@ BAD_FILES = {
     "unknown weight": lambda: json.dumps(_set(valid_doc(), ["variants", "chess", "weights",
                                                             "aggression"], 1.0)),
     "missing weight": lambda: json.dumps(_drop(valid_doc(), ["variants", "chess", "weights",
-                                                             "mobility"])),
+                                                             "opponent's rook value"])),
     "above 30 %": lambda: json.dumps(_set(valid_doc(), ["variants", "chess", "weights",
-                                                        "mobility"], 1.31)),
+                                                        "opponent's rook value"], 1.31)),
     "below 30 %": lambda: json.dumps(_set(valid_doc(), ["variants", "chess", "weights",
-                                                        "queen value"], 0.69)),
+                                                        "opponent's queen value"], 0.69)),
     "NaN": lambda: json.dumps(_set(valid_doc(), ["variants", "chess", "weights",
-                                                 "mobility"], float("nan"))),
+                                                 "opponent's rook value"], float("nan"))),
     "string weight": lambda: json.dumps(_set(valid_doc(), ["variants", "chess", "weights",
-                                                           "mobility"], "1.0")),
+                                                           "opponent's rook value"], "1.0")),
     "negative games": lambda: json.dumps(_set(valid_doc(), ["variants", "chess", "games"], -1)),
     "huge": lambda: " " * (adaptive.MAX_FILE_BYTES + 10) + json.dumps(valid_doc()),
 }
@@ -428,15 +473,17 @@ def test_cli_show_reports_a_broken_file(data_home, capsys):
 
 
 def test_report_format():
-    m = dict(adaptive.defaults("chess"), **{"king safety": 1.021, "mobility": 0.992,
-                                            "queen value": 0.97, "centre": 1.0004})
-    assert adaptive.changes_text(m, adaptive.weight_names("chess")) == \
-        "king safety +2.1 %, mobility -0.8 %, queen value -3.0 %"
+    m = dict(adaptive.defaults("chess"), **{"opponent's knight value": 1.021,
+                                            "opponent's rook value": 0.992,
+                                            "opponent's queen value": 0.877,
+                                            "opponent's bishop value": 1.0004})
+    text = "opponent's knight value +2.1 %, opponent's rook value -0.8 %, " \
+           "opponent's queen value -12.3 %"
+    assert adaptive.changes_text(m, adaptive.weight_names("chess")) == text
     assert adaptive.changes_text(adaptive.defaults("chess")) == "no weight changed"
     profile = adaptive.Profile("x", {"chess": m}, {"chess": 4})
     assert adaptive.show_lines(profile, ["chess", "grand"]) == [
-        "chess: 4 games learned; king safety +2.1 %, mobility -0.8 %, queen value -3.0 %",
-        "grand: no games learned (defaults)"]
+        "chess: 4 games learned; " + text, "grand: no games learned (defaults)"]
 
 
 @pytest.mark.parametrize("uci_value, name", [
