@@ -536,3 +536,26 @@ def test_engine_learns_implicitly_from_a_finished_game_at_new_game(data_home):
     assert adaptive.read_profile(data_home / "default.json").games == {"chess": 1}
     engine.new_game()                                    # nothing to learn twice
     assert adaptive.read_profile(data_home / "default.json").games == {"chess": 1}
+
+
+def _adaptive_match():
+    import importlib.machinery
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "scripts" / "adaptive-match"
+    loader = importlib.machinery.SourceFileLoader("adaptive_match", str(path))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+def test_adaptive_match_learning_curve_pools_places_after_each_reset():
+    """Two stretches of 10 games: places 1, 2-3, 4-7, 8-10 of both are pooled."""
+    am = _adaptive_match()
+    scores = [1, 0, 0, 1, 1, 1, 1, 0, 0, 0] + [0, 1, 1, 1, 1, 0, 0, 1, 1, 1]
+    assert am.curve(scores, 10) == [(1, 1, 0.5, 2), (2, 3, 0.5, 4), (4, 7, 0.75, 8),
+                                    (8, 10, 0.5, 6)]
+    assert am.parse_weakness("chess", ["queen value=0.5", "king safety=0"]) == \
+        {"queen value": 0.5, "king safety": 0.0}
+    with pytest.raises(ValueError, match="NAME=FACTOR"):
+        am.parse_weakness("chess", ["opponent's queen value=0.5"])
