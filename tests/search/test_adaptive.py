@@ -179,6 +179,11 @@ def test_default_multipliers_give_the_shipped_tables(variant):
         eval_tables.load_params(variant)
 
 
+@pytest.mark.parametrize("theta, used", [(1.0, 1.0), (1.3, 1.0), (0.9, 0.95), (0.7, 0.85)])
+def test_the_search_uses_half_a_learnt_under_valuation(theta, used):
+    assert adaptive.used_value(theta) == pytest.approx(used)
+
+
 @pytest.mark.parametrize("variant", variant_names())
 def test_only_the_opponents_pieces_lose_value(variant):
     """A learnt under-valuation lowers the opponent's pieces of that type and nothing else;
