@@ -1,5 +1,5 @@
 """Alea on the host side: the arbiter's Referee for chess with two dice
-(shared/rules/alea.md; the messages are docs/protocol.md, "Alea games").
+(docs/rules/alea.md; the messages are docs/protocol.md, "Alea games").
 
 ``AleaReferee`` keeps the true ``engine.alea.AleaState`` next to the arbiter's chess board,
 rolls every die with its own ``random.Random(seed)`` and checks every answer against

@@ -1,4 +1,4 @@
-"""Fog of War on the host side: what each player is told (shared/rules/fog.md, "What each
+"""Fog of War on the host side: what each player is told (docs/rules/fog.md, "What each
 player is told" and "Playing fair"; the message is docs/protocol.md, ``position fog``).
 
 ``FogReferee`` is the arbiter's Referee for ``fogofwar`` (``play_game`` picks it by itself,

@@ -6,7 +6,7 @@ the project's ``3/4-1/4`` result convention with the reason in ``Termination``.
 Fog of War games (``[Variant "Fog of War"]``, coordinate moves: a king capture is no
 move a chess reader accepts) are written only once they are over -- the match runner
 and the terminal write finished records only -- and then reveal every move of both sides
-(shared/rules/fog.md: spectators see nothing until the end, then the whole game). A
+(docs/rules/fog.md: spectators see nothing until the end, then the whole game). A
 game in which one side saw the whole board (adapters/fog_referee.py, ``omniscient``) says
 so in ``[WhiteSees "..."]`` and ``[BlackSees "..."]`` (``views`` or ``whole board``); any
 other extra tags of a record (``rec.tags``) are written the same way.

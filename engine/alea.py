@@ -1,4 +1,4 @@
-"""Alea chess (chess with two dice): the rules core, by shared/rules/alea.md (A1-A16, A19).
+"""Alea chess (chess with two dice): the rules core, by docs/rules/alea.md (A1-A16, A19).
 
 What this module decides, rule by rule:
 

@@ -1,7 +1,7 @@
 """FEN for every geometry: parse into plain data, format back.
 
 One code path serves standard FEN, Grand FEN as Fairy-Stockfish writes it (multi-digit
-empty counts such as ``10``) and the hex FEN of rules/hexagonal.md (rows of different
+empty counts such as ``10``) and the hex FEN of docs/rules/hexagonal.md (rows of different
 lengths, no castling field). Parsing is strict: anything malformed raises ValueError
 with a message a user can act on.
 """

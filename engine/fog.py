@@ -1,6 +1,6 @@
-"""Fog of War: what each player sees (shared/rules/fog.md, the authoritative rules).
+"""Fog of War: what each player sees (docs/rules/fog.md, the authoritative rules).
 
-A player always sees (rules/fog.md, "What each player sees"):
+A player always sees (docs/rules/fog.md, "What each player sees"):
 
 1. all own pieces;
 2. every cell one of the own pieces can move to by a pseudo-legal move: slider rays up to
@@ -24,7 +24,7 @@ enforces. The side not to move is evaluated as if it were to move: on a copy wit
 switched and **no en passant right** (an en passant right belongs to the side to move only;
 the other side's pawns can never take en passant at this moment).
 
-A view is written like a FEN with ``*`` for every fogged cell (rules/fog.md, "Notation of
+A view is written like a FEN with ``*`` for every fogged cell (docs/rules/fog.md, "Notation of
 a view"); see :func:`view_fen` for the other fields (its halfmove field is always ``0``).
 
 :func:`view_moves` gives the moves a view allows, computed from the view alone; they are
@@ -115,7 +115,7 @@ def _visible(board: Board, side: str) -> tuple[frozenset[str], dict[str, str]]:
 
 def visible_cells(board: Board, side: str) -> frozenset[str]:
     """The cells ``side`` sees on the true ``board``: own pieces, targets of its
-    pseudo-legal moves, and the enemy pawn it can take en passant (rules/fog.md)."""
+    pseudo-legal moves, and the enemy pawn it can take en passant (docs/rules/fog.md)."""
     return _visible(board, side)[0]
 
 
@@ -139,7 +139,7 @@ def view(board: Board, side: str) -> View:
 
 
 def view_fen(board: Board, side: str) -> str:
-    """``side``'s view as a FEN with ``*`` on every fogged cell (rules/fog.md, "Notation of
+    """``side``'s view as a FEN with ``*`` on every fogged cell (docs/rules/fog.md, "Notation of
     a view"); White's start view is
     ``********/********/********/********/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1``.
 
@@ -284,7 +284,7 @@ def _check_ep(v: Variant, side: str, ep: str, visible: set, pieces: dict) -> Non
     except KeyError:
         raise ValueError(f"bad en passant cell {ep!r}") from None
     # The pawn that passed stands one enemy pawn step beyond the cell (Black's step is
-    # White's mirrored), and our rule shows it (rules/fog.md).
+    # White's mirrored), and our rule shows it (docs/rules/fog.md).
     fx, fy = g.forward
     victim = g.step(cell, (fx, -fy) if side == "w" else (fx, fy))
     pawn = v.letters[v.pawn_type]
@@ -415,7 +415,7 @@ def view_moves(v: View | str, variant: str | Variant = "fogofwar") -> list[str]:
 
 def lost_cells(before: Board, after: Board, side: str) -> frozenset[str]:
     """Cells where ``side`` lost a piece to the opponent's move and can no longer see
-    (rules/fog.md, "What each player is told": the player learns a piece was lost there,
+    (docs/rules/fog.md, "What each player is told": the player learns a piece was lost there,
     not by what).
 
     ``before`` and ``after`` are the true boards just before and after one move of the

@@ -16,7 +16,7 @@ SQUARE_VECTORS = {
 }
 
 # Gliński hexagon in doubled coordinates: x = file index - 5, h = |x| + 2 * (rank - 1)
-# (rules/hexagonal.md). Edge steps are orthogonal (rook), vertex steps diagonal (bishop).
+# (docs/rules/hexagonal.md). Edge steps are orthogonal (rook), vertex steps diagonal (bishop).
 HEX_VECTORS = {
     "W": ((0, 2), (1, 1), (1, -1), (0, -2), (-1, -1), (-1, 1)),
     "F": ((1, 3), (2, 0), (1, -3), (-1, -3), (-2, 0), (-1, 3)),

@@ -385,7 +385,7 @@ def schema_markdown() -> str:
         s = load_spec(n)
         raw = tomllib.loads((VARIANT_DIR / f"{n}.toml").read_text())
         lines.append(f"| `{n}` | {', '.join(s.aliases) or '-'} | {raw.get('extends', '-')} "
-                     f"| `shared/{s.rules_ref}` |")
+                     f"| `{s.rules_ref}` |")
     return "\n".join(lines) + "\n"
 
 

@@ -3,7 +3,7 @@ FEN construction from a ``{cell: letter}`` placement for every geometry.
 
 The FEN builders use only the geometry's ``fen_rows`` (the cells of each FEN row, top row
 first), so a position written as a dict means the same thing on 8x8, 10x10 and the hexagon
-(rules/hexagonal.md: ranks 11 down to 1, cells of a rank from file a to file l).
+(docs/rules/hexagonal.md: ranks 11 down to 1, cells of a rank from file a to file l).
 """
 from __future__ import annotations
 

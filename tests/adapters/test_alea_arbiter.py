@@ -1,4 +1,4 @@
-"""Alea on the host side (adapters/alea_referee.py; shared/rules/alea.md; docs/protocol.md,
+"""Alea on the host side (adapters/alea_referee.py; docs/rules/alea.md; docs/protocol.md,
 "Alea games").
 
 A SPY engine (fakes/alea_spy.py) logs every line it receives: its messages must have the

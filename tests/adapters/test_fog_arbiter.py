@@ -1,4 +1,4 @@
-"""Fog of War on the host side (adapters/fog_referee.py, shared/rules/fog.md "What each
+"""Fog of War on the host side (adapters/fog_referee.py, docs/rules/fog.md "What each
 player is told" and "Playing fair", docs/protocol.md ``position fog``).
 
 The core test plays games through play_game with a SPY engine (fakes/fog_spy.py) that

@@ -1,4 +1,4 @@
-"""Standard chess against python-chess (rules/standard.md: "python-chess implements the same
+"""Standard chess against python-chess (docs/rules/standard.md: "python-chess implements the same
 rules and is the reference for tests"), on seeded random games and random endgames.
 
 Compared at every position:
@@ -11,7 +11,7 @@ Compared at every position:
 * the outcome, decided from python-chess's predicates in our documented order (Board.outcome:
   no legal move -> checkmate or stalemate, then the fifty-move rule at 100 plies, then
   threefold repetition, then insufficient material), with insufficient material taken from
-  a local re-statement of rules/standard.md (``dead_material`` below), which python-chess's
+  a local re-statement of docs/rules/standard.md (``dead_material`` below), which python-chess's
   ``is_insufficient_material`` must agree with as well on every position we reach.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ ENDGAME_PLIES = 24
 
 
 def dead_material(pcb: chess.Board) -> bool:
-    """rules/standard.md: K v K, K+B v K, K+N v K, and K+B v K+B with the bishops on the same
+    """docs/rules/standard.md: K v K, K+B v K, K+N v K, and K+B v K+B with the bishops on the same
     colour. Generalised as our variant file states it (end.insufficient = lone_minor,
     same_colour_bishops): one minor piece in all, or only bishops, all on one colour --
     any number of same-coloured bishops can never mate, a dead position under FIDE too."""

@@ -1,4 +1,4 @@
-"""Alea chess (chess with two dice): scenario tests citing shared/rules/alea.md (A1-A16, A19),
+"""Alea chess (chess with two dice): scenario tests citing docs/rules/alea.md (A1-A16, A19),
 a simulation of the arbiter's rolls against the exact dice distribution, Alea FEN
 round-trips over random play, and a property test against a re-statement of the rules on
 python-chess.

@@ -1,4 +1,4 @@
-"""Standard chess: scenario tests, each citing shared/rules/standard.md (FIDE rules).
+"""Standard chess: scenario tests, each citing docs/rules/standard.md (FIDE rules).
 
 Positions are written as ``{square: letter}`` and turned into FEN by ``testkit.chess_fen``
 where that reads better than a FEN string.

@@ -1,4 +1,4 @@
-"""Fog of War, the view: scenario tests for engine/fog.py, each citing shared/rules/fog.md
+"""Fog of War, the view: scenario tests for engine/fog.py, each citing docs/rules/fog.md
 ("What each player sees", "What each player is told", "Notation of a view"), then
 seeded random games checked against an independent reference written from the rules text.
 view_moves (the moves a view allows) is checked against the true position's move list.

@@ -1,4 +1,4 @@
-"""Grand Chess: scenario tests, each citing shared/rules/grand.md.
+"""Grand Chess: scenario tests, each citing docs/rules/grand.md.
 
 Positions are written as ``{square: letter}`` and turned into FEN (10x10, castling field
 always "-") by ``testkit.grand_fen``.

@@ -1,6 +1,6 @@
 """Glinski geometry against shared/refdata/geometry_hexagonal.tsv (all 91 cells).
 
-rules/hexagonal.md, "Board": x = file index - 5, h = |x| + 2(rank - 1); edge (rook) steps
+docs/rules/hexagonal.md, "Board": x = file index - 5, h = |x| + 2(rank - 1); edge (rook) steps
 (0,+2) (+1,+1) (+1,-1) (0,-2) (-1,-1) (-1,+1); vertex (bishop) steps (+1,+3) (+2,0)
 (+1,-3) (-1,-3) (-2,0) (-1,+3); 12 knight leaps; colours light/medium/dark = h mod 3.
 

@@ -1,4 +1,4 @@
-"""Gliński hexagonal chess: scenario tests, each citing shared/rules/hexagonal.md.
+"""Gliński hexagonal chess: scenario tests, each citing docs/rules/hexagonal.md.
 
 Positions are written as ``{cell: letter}`` and turned into hex FEN by ``testkit.hex_fen``
 (ranks 11 down to 1, cells of a rank from file a to file l).

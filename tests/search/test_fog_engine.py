@@ -205,7 +205,7 @@ def single_view(fen: str) -> FogHistory:
 
 
 def test_takes_a_visible_king():
-    """rules/fog.md: the game ends when a king is captured. A king in sight is taken
+    """docs/rules/fog.md: the game ends when a king is captured. A king in sight is taken
     without a search."""
     board = Board("fogofwar", chess_fen({"e1": "K", "d1": "Q", "d8": "k", "a7": "p"}, "w"))
     h = single_view(fog.view(board, "w").fen)

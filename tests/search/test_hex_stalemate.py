@@ -1,4 +1,4 @@
-"""Gliński stalemate in the search (rules/hexagonal.md, End of the game): stalemating the
+"""Gliński stalemate in the search (docs/rules/hexagonal.md, End of the game): stalemating the
 opponent scores 3/4, being stalemated 1/4, so the search must value stalemating above a
 draw and below a win, and being stalemated below a draw and above a loss.
 

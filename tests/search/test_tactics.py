@@ -74,7 +74,7 @@ MATERIAL = [
                                      "b6": "N", "e1": "B", "e9": "k", "d7": "p", "e7": "p",
                                      "f7": "p", "a9": "q", "h10": "n"}),
                  "b6c8", 8, id="grand-fork"),
-    # The pawn f5 takes on g5 (rules/hexagonal.md: f5 captures on e5 or g5).
+    # The pawn f5 takes on g5 (docs/rules/hexagonal.md: f5 captures on e5 or g5).
     pytest.param("hexagonal", hex_fen({"g1": "K", "f5": "P", "e4": "P", "g4": "P", "d3": "P",
                                        "h3": "P", "f1": "B", "h1": "N", "g10": "k", "g5": "q",
                                        "e7": "p", "f7": "p", "g7": "p", "f10": "b",
