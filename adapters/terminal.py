@@ -73,15 +73,12 @@ import textwrap
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):           # run as a file: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from adapters.arbiter import GameOver, Referee, TimeControl, play_game, referee_for  # noqa: E402
-from adapters.fog_referee import parse_fog_position  # noqa: E402
-from adapters.uci_engine import EngineError, UciEngine  # noqa: E402
-from engine.board import Board  # noqa: E402
-from engine.drawing import draw  # noqa: E402
-from engine.fog import parse_view_fen, view_board, view_moves  # noqa: E402
+from adapters.arbiter import GameOver, Referee, TimeControl, play_game, referee_for
+from adapters.fog_referee import parse_fog_position
+from adapters.uci_engine import EngineError, UciEngine
+from engine.board import Board
+from engine.drawing import draw
+from engine.fog import parse_view_fen, view_board, view_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 QUANTUM = f"{shlex.quote(sys.executable)} -m engine"

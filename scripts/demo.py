@@ -1,17 +1,14 @@
 #!/usr/bin/env python3
 """What `scripts/run` shows: each variant's start board, its perft counts and speed, a
 short search in each variant, and the bench signature."""
-import sys
+import usevenv  # noqa: F401  (first: re-runs this script with the .venv Python)
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine import bench  # noqa: E402
-from engine.board import Board  # noqa: E402
-from engine.deepening import GoLimits  # noqa: E402
-from engine.engine import Engine  # noqa: E402
-from engine.variant import variant_names  # noqa: E402
+from engine import bench
+from engine.board import Board
+from engine.deepening import GoLimits
+from engine.engine import Engine
+from engine.variant import variant_names
 
 DEPTHS = {"chess": 5, "grand": 4, "hexagonal": 4}
 

@@ -2,14 +2,11 @@
 from __future__ import annotations
 
 import csv
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))   # run from a checkout without installing
 FILES = {"chess": "perft_standard.tsv", "grand": "perft_grand.tsv",
          "hexagonal": "perft_hexagonal.tsv", "fogofwar": "perft_fogofwar.tsv"}
 

@@ -19,6 +19,7 @@
 """
 from __future__ import annotations
 
+import usevenv  # noqa: F401  (first: re-runs this script with the .venv Python)
 import argparse
 import copy
 import random
@@ -27,15 +28,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 OUT = ROOT / "out"
 
-from engine import eval_tables  # noqa: E402
-from engine.board import Board  # noqa: E402
-from engine.deepening import GoLimits  # noqa: E402
-from engine.engine import Engine  # noqa: E402
-from engine.evaluate import EvalTables, evaluate_boards  # noqa: E402
-from engine.variant import load_variant, resolve_name  # noqa: E402
+from engine import eval_tables
+from engine.board import Board
+from engine.deepening import GoLimits
+from engine.engine import Engine
+from engine.evaluate import EvalTables, evaluate_boards
+from engine.variant import load_variant, resolve_name
 
 RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "3/4-1/4": 0.75, "1/4-3/4": 0.25}
 

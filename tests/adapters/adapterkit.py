@@ -1,6 +1,6 @@
 """Helpers for the adapter tests: command lines for the fake engines of ``fakes/`` and
-the baseline players of ``scripts/``, what an engine answers up to ``readyok``, stopping
-an engine for sure, running scripts/match, and replaying a game record through
+the baseline players (``adapters.baselines``), what an engine answers up to ``readyok``,
+stopping an engine for sure, running scripts/match, and replaying a game record through
 engine.board.Board.
 (Imported as ``adapterkit``; the ``spawn`` fixture lives in this folder's conftest.py.)
 """
@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from adapters import baselines
 from adapters.uci_engine import UciEngine
 from engine.board import Board
 
@@ -33,8 +34,9 @@ def fake_command(mode: str = "good", seed: int | None = None) -> str:
 
 
 def baseline_argv(name: str) -> list[str]:
-    """A baseline player of scripts/ (``fog_greedy``, ``alea_random``, ...) as argv."""
-    return [sys.executable, str(SCRIPTS / f"{name}.py")]
+    """A baseline player (``adapters.baselines``: ``fog_greedy``, ``alea_random``, ...) as
+    argv, launched as a module the way ``baseline:NAME`` launches it in scripts/match."""
+    return shlex.split(baselines.command(name))
 
 
 def run_match_script(*args: str, timeout: float = 300) -> tuple[str, float]:

@@ -2,7 +2,7 @@
 against the real engine at a low node limit, undo and its limits (A18) with the same dice
 after it, classic mode (A19), and Daily Dice (A20): the local record, the streak, the
 daily wins, the line to share and the atomic write. The person is scripted input
-(io.StringIO); the engine is a seeded baseline of scripts/ unless the real one is needed.
+(io.StringIO); the engine is a seeded baseline (adapters.baselines) unless the real one is needed.
 """
 from __future__ import annotations
 

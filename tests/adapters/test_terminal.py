@@ -14,7 +14,7 @@ import time
 import pexpect
 import pytest
 
-from adapterkit import REPO_ROOT, fake_command, replay
+from adapterkit import REPO_ROOT, baseline_argv, fake_command, replay
 from adapters import arbiter
 from adapters.arbiter import Clocks, GameOver, Referee, TimeControl, play_game
 from adapters.terminal import (CLEAR_SCREEN, HumanPlayer, curtain, parse_clocks, parse_position,
@@ -318,8 +318,8 @@ def test_cli_rejects_a_bad_option():
 
 
 # -- Fog of War ---------------------------------------------------------------------------
-FOG_RANDOM = [sys.executable, str(REPO_ROOT / "scripts" / "fog_random.py")]
-FOG_GREEDY = [sys.executable, str(REPO_ROOT / "scripts" / "fog_greedy.py")]
+FOG_RANDOM = baseline_argv("fog_random")
+FOG_GREEDY = baseline_argv("fog_greedy")
 
 
 def fog_drawing(board: Board, side: str) -> str:

@@ -1,23 +1,19 @@
-#!/usr/bin/env python3
 """Fog of War baseline: captures the most valuable enemy piece in view -- the king above
 all, which wins at once -- else plays a random move the last view allows.
 
-    scripts/match --variant fogofwar --engine1 "python3 scripts/fog_greedy.py" \\
-        --engine2 "python3 scripts/fog_random.py" --games 20 --tc 5+0.05
+    scripts/match --variant fogofwar --engine1 "python -m adapters.baselines.fog_greedy" \\
+        --engine2 "python -m adapters.baselines.fog_random" --games 20 --tc 5+0.05
 
 A standalone UCI engine speaking the fog protocol (docs/protocol.md, ``position fog``);
-the commands are those of scripts/foglib.py. Ties between equal captures are broken at
+the commands are those of adapters/baselines/fogplayer.py. Ties between equal captures are broken at
 random (``setoption name Seed value N`` makes that repeatable). It never looks at what
 its move leaves en prise.
 """
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from foglib import FogPlayer, captures  # noqa: E402
+from adapters.baselines.fogplayer import FogPlayer, captures
 
 
 class GreedyPlayer(FogPlayer):

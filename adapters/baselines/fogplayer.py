@@ -1,16 +1,16 @@
-"""The Fog of War baseline players (scripts/fog_random.py, fog_greedy.py, fog_naive.py):
+"""The Fog of War baseline players (fog_random, fog_greedy, fog_naive):
 each is a standalone UCI engine that plays ``fogofwar`` from what docs/protocol.md's
 ``position fog`` message tells it, and chooses among the moves its last view allows
 (``engine.fog.view_moves``, which are exactly the moves the arbiter accepts).
 
-The commands are those of scripts/baselinelib.py's loop: ``UCI_Variant`` accepts
+The commands are those of ``adapters.baselines.player``'s loop: ``UCI_Variant`` accepts
 ``fogofwar`` and its alias ``darkchess`` only; ``position fog ...``, or ``position
 startpos|fen ... [moves ...]`` (a true position, for analysis: the player then moves from
 the view of the side to move); ``go`` reads only the side's own clock.
 """
 from __future__ import annotations
 
-from baselinelib import VALUES, BaselinePlayer  # first: puts the repository on sys.path
+from adapters.baselines.player import VALUES, BaselinePlayer
 
 from adapters.fog_referee import FogTurn, parse_fog_position
 from engine.board import Board

@@ -1,16 +1,16 @@
-"""The Alea baseline players (scripts/alea_random.py, alea_greedy.py): each is a
+"""The Alea baseline players (alea_random, alea_greedy, alea_diceblind): each is a
 standalone UCI engine that plays ``alea`` from the messages of docs/protocol.md, "Alea
 games", and answers one action in one word (``e2e4``, ``e7e8`` for a promotion,
 ``joker:e2e4``, ``castle:e1g1``, ``reroll``), chosen among ``engine.alea.legal_actions``
 for the state and dice told: exactly the answers the arbiter accepts.
 
-The commands are those of scripts/baselinelib.py's loop: ``UCI_Variant`` accepts ``alea``
+The commands are those of ``adapters.baselines.player``'s loop: ``UCI_Variant`` accepts ``alea``
 only; ``position alea startpos|fen <alea-fen> [moves <token>...] [dice <pair>|-]``;
 ``go`` does not read the clocks; and ``draw offer``, always answered ``draw decline``.
 """
 from __future__ import annotations
 
-from baselinelib import VALUES, BaselinePlayer, say  # first: puts the repo on sys.path
+from adapters.baselines.player import VALUES, BaselinePlayer, say
 
 from adapters.alea_referee import AleaPosition, format_token, parse_alea_position
 from engine import alea

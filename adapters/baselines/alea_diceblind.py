@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Alea baseline, "dice-blind": Quantum's normal chess search (engine.engine.Engine) on
 the chess board of the game, restricted at the root to the moves the dice allow
 (``engine.alea.legal_actions``' ordinary moves for the state and dice told), and blind to
@@ -6,33 +5,30 @@ chance everywhere below: the tree is plain chess, every reply is assumed possibl
 promotion is taken for a queen. It never spends a joker, a reroll or the castle joker
 (unless no ordinary move exists at all, which A13 makes almost impossible).
 
-    scripts/match --variant alea --engine1 "python3 -m engine" \\
-        --engine2 "python3 scripts/alea_diceblind.py" --games 4 --tc 10+0.1 --seed 1
+    scripts/match --variant alea --engine1 "quantum" \\
+        --engine2 "python -m adapters.baselines.alea_diceblind" --games 4 --tc 10+0.1 --seed 1
 
 The opponent the issue's proof needs: Quantum's Alea search against it measures what
 modelling the dice is worth. The board is the game's chess board (the start position
 and every move played, so repetitions are seen); the budget is scaled to the own clock
-like fog_naive.py's (scripts/baselinelib.budget_ms: about 1/30 of the time left plus
+like fog_naive's (adapters.baselines.player.budget_ms: about 1/30 of the time left plus
 3/4 of the increment, at most 1/5 of the time left, and a node cap of NODES_PER_MS per
 millisecond); ``go movetime`` is obeyed, and a bare ``go`` searches to ``Depth``
 (option, default 4). One legal move is played at once.
 
 A standalone UCI engine speaking the Alea protocol (docs/protocol.md, "Alea games"); the
-commands are those of scripts/alealib.py.
+commands are those of adapters/baselines/aleaplayer.py.
 """
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from adapters.baselines.aleaplayer import AleaPlayer
+from adapters.baselines.player import SearchingPlayer
 
-from alealib import AleaPlayer  # noqa: E402  (first: puts the repository on sys.path)
-from baselinelib import SearchingPlayer  # noqa: E402
-
-from adapters.alea_referee import parse_token  # noqa: E402
-from engine import alea  # noqa: E402
-from engine.alea import MOVE, REROLL  # noqa: E402
+from adapters.alea_referee import parse_token
+from engine import alea
+from engine.alea import MOVE, REROLL
 
 
 def chess_moves(tokens) -> list[str]:

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """Fog of War baseline, "naive fog": takes every fogged cell for empty and runs Quantum's
 normal search (engine.engine.Engine) on that board, playing only moves the last view
 allows.
 
-    scripts/match --variant fogofwar --engine1 "python3 scripts/fog_naive.py" \\
-        --engine2 "python3 scripts/fog_greedy.py" --games 20 --tc 10+0.1
+    scripts/match --variant fogofwar --engine1 "python -m adapters.baselines.fog_naive" \\
+        --engine2 "python -m adapters.baselines.fog_greedy" --games 20 --tc 10+0.1
 
 The board is ``engine.fog.view_board`` of the last view: when the enemy king is out of
 view it is put where this side last saw it (if that cell is fogged now), else on its
@@ -15,19 +14,16 @@ time left), and a node cap of NODES_PER_MS per millisecond of it; ``go movetime`
 obeyed, and a bare ``go`` searches to ``Depth`` (option, default 4).
 
 A standalone UCI engine speaking the fog protocol (docs/protocol.md, ``position fog``);
-the commands are those of scripts/foglib.py.
+the commands are those of adapters/baselines/fogplayer.py.
 """
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from adapters.baselines.player import SearchingPlayer
+from adapters.baselines.fogplayer import VARIANT, FogPlayer
 
-from baselinelib import SearchingPlayer  # noqa: E402
-from foglib import VARIANT, FogPlayer  # noqa: E402
-
-from engine.fog import parse_view_fen, view_board  # noqa: E402
+from engine.fog import parse_view_fen, view_board
 
 
 class NaivePlayer(SearchingPlayer, FogPlayer):

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """A deliberately simple UCI player for strength baselines: a depth-2 (by default)
 material-only alpha-beta over Quantum's rules, ties broken at random.
 
-    scripts/match --engine2 "python3 scripts/baseline_player.py" --variant hexagonal
+    scripts/match --engine2 "python -m adapters.baselines.material" --variant hexagonal
 
 It speaks just enough UCI for the arbiter: uci, isready, ucinewgame, setoption
 (UCI_Variant, Depth, Seed), position, go (ignores clocks: it is fast), quit.
@@ -11,12 +10,9 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.board import Board  # noqa: E402
-from engine.variant import load_variant, resolve_name  # noqa: E402
+from engine.board import Board
+from engine.variant import load_variant, resolve_name
 
 VALUES = {"p": 1, "n": 3, "b": 3, "r": 5, "q": 9, "a": 8, "c": 9, "k": 0}
 MATE = 1000

@@ -1,8 +1,8 @@
 """The UCI loop shared by the baseline players of the hosted variants: Fog of War
-(scripts/foglib.py: fog_random.py, fog_greedy.py, fog_naive.py) and Alea
-(scripts/alealib.py: alea_random.py, alea_greedy.py, alea_diceblind.py). Each is a
+(``fogplayer``: fog_random, fog_greedy, fog_naive) and Alea (``aleaplayer``: alea_random,
+alea_greedy, alea_diceblind). Each is a
 standalone UCI engine that plays one variant and answers ``go`` by itself, without waiting
-for ``stop`` (the searching players, fog_naive.py and alea_diceblind.py, within a budget
+for ``stop`` (the searching players, fog_naive and alea_diceblind, within a budget
 from their own clock).
 
 Commands: ``uci``, ``isready``, ``ucinewgame``, ``setoption`` (``UCI_Variant`` accepts the
@@ -12,26 +12,18 @@ with ``bestmove``), ``stop`` (no effect: the answer has already come), ``quit``,
 and what a variant adds (Alea: ``draw offer``). A malformed command is answered with
 ``info string error <command>: ...`` and the last good position is kept.
 
-``own_clock`` and ``budget_ms`` give the searching baselines (fog_naive.py,
-alea_diceblind.py) a budget from their own clock.
-
-Importing this module puts the repository root on ``sys.path``, so that the players can
-import ``engine`` and ``adapters``.
+``own_clock`` and ``budget_ms`` give the searching baselines (fog_naive,
+alea_diceblind) a budget from their own clock.
 """
 from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 # Piece values for the baselines' choices: a king (Fog of War: taking it; Alea: a mate)
 # is worth more than everything else.
 VALUES = {"k": 1000, "q": 9, "r": 5, "b": 3, "n": 3, "p": 1}
-# The searching baselines (fog_naive.py, alea_diceblind.py): a node cap per millisecond of
+# The searching baselines (fog_naive, alea_diceblind): a node cap per millisecond of
 # the budget, well under Quantum's speed, so the node cap ends most searches.
 NODES_PER_MS = 100
 MIN_BUDGET_MS = 5
@@ -156,8 +148,8 @@ class BaselinePlayer:
 
 
 class SearchingPlayer:
-    """Mixin for the baselines that run Quantum's normal search (fog_naive.py,
-    alea_diceblind.py): an Engine on ``search_variant``, a ``Depth`` option (the depth
+    """Mixin for the baselines that run Quantum's normal search (fog_naive,
+    alea_diceblind): an Engine on ``search_variant``, a ``Depth`` option (the depth
     when no clock is given), and a fresh engine state at ``ucinewgame``."""
 
     search_variant = "chess"
