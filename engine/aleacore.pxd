@@ -1,6 +1,6 @@
 # Alea expectimax in C (aleacore.pyx): decision and chance nodes over PosRec plus the
 # Alea fields of engine/alea.py.
-from engine.types cimport move_t, key_t, MAX_CELLS
+from engine.types cimport move_t, key_t, MAX_CELLS, MAX_MOVES
 from engine.position cimport PosRec
 from engine.evaluate cimport EvalRec
 from engine.searchkit cimport LimitsRec
@@ -13,7 +13,7 @@ cdef enum:
     FREE_MOVES = 8          # A5
     MAX_QPLY = 48           # quiescence stops (static value) this many plies from the root
     MAX_OUTCOMES = 10       # dice outcomes of one playable set (at most C(4,2) + 4)
-    MAX_ACTIONS = 256       # actions of one decision node
+    MAX_ACTIONS = MAX_MOVES # actions of one decision node: each legal move gives one at most
     NKINDS = 6              # KN KB KR KQ (the die types, in dice order), KK, KP
 
 cdef enum:

@@ -415,8 +415,6 @@ cdef double decide(CoreRec* c, const AleaRec* a, int depth, double alpha, double
     ordinary(c, a, moves, n, dice, in_check, flags)
     joker_ok = c.in_tree_jokers and not free and a.jokers[side] > 0
     for i in range(n):
-        if na >= MAX_ACTIONS:
-            break
         m = moves[i]
         if flags[i]:
             act = ACT_MOVE

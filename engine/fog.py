@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 from engine.board import Board
 from engine.fen import DIGITS, _number
+from engine.tables import LIMITS
 from engine.variant import Variant, load_variant
 
 FOG = "*"
@@ -305,6 +306,9 @@ def _check_pieces(v: Variant, side: str, pieces: dict) -> None:
         raise ValueError(f"the view must show exactly one own king, not {counts[own_king]}")
     if counts[own_king.swapcase()] > 1:
         raise ValueError("the view shows more than one enemy king")
+    for white in (True, False):
+        if sum(letter.isupper() == white for letter in pieces.values()) > LIMITS["pieces"]:
+            raise ValueError(f"the view shows more than {LIMITS['pieces']} pieces of a side")
     pawn = v.letters[v.pawn_type]
     for name, letter in pieces.items():
         s = 0 if letter.isupper() else 1

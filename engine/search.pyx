@@ -11,7 +11,7 @@ from libc.math cimport log
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from engine.types cimport piece_t, NO_CELL, KIND_EP, KIND_PROMO, KIND_CASTLE, move_from, \
-    move_to, move_kind, move_extra, colour_bit, type_of, MAX_HISTORY
+    move_to, move_kind, move_extra, colour_bit, type_of, MAX_HISTORY, MAX_PIECES
 from engine.tables cimport TablesRec
 from engine.position cimport pawn_attacker, pos_make, pos_unmake, pos_make_null, pos_unmake_null, \
     pos_in_check, pos_repetitions, pos_attacked
@@ -79,9 +79,12 @@ cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
     sides keep recapturing on the target with their cheapest piece (x-rays included)."""
     cdef const TablesRec* t = p.t
     cdef int frm = move_from(m), to = move_to(m), kind = move_kind(m)
-    cdef int gain[40]
-    cdef int removed[40]
-    cdef piece_t removed_pc[40]
+    # Each step of the exchange takes a piece off the board for good, so there are at
+    # most 2 * MAX_PIECES of them, and as many removals plus the mover, an en passant
+    # victim and the target's first occupant.
+    cdef int gain[2 * MAX_PIECES + 1]
+    cdef int removed[2 * MAX_PIECES + 3]
+    cdef piece_t removed_pc[2 * MAX_PIECES + 3]
     cdef int nrem = 0, d = 0, side, c, victim_cell = to
     cdef piece_t on_to, mover = p.board[frm], victim
     if kind == KIND_CASTLE:
@@ -109,7 +112,7 @@ cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
     nrem += 1
     p.board[to] = on_to
     side = p.side ^ 1
-    while d < 38:
+    while True:
         c = least_attacker(p, e, to, side)
         if c < 0:
             break

@@ -3,7 +3,12 @@
 The layout of every table is documented in tables.pxd; this module only copies.
 """
 from engine.types cimport MAX_CELLS, MAX_VECTORS, MAX_TYPES, MAX_CASTLING, MAX_CASTLE_PATH, \
-    MAX_PAWN_CAPS, NO_CELL
+    MAX_PAWN_CAPS, MAX_PIECES, MAX_MOVES, NO_CELL
+
+# The core's fixed buffer sizes (engine/types.pxd), for the checks engine/variant.py
+# makes when it compiles a variant.
+LIMITS = {"cells": MAX_CELLS, "vectors": MAX_VECTORS, "types": MAX_TYPES,
+          "pieces": MAX_PIECES, "moves": MAX_MOVES}
 
 
 cdef class CompiledTables:
@@ -16,6 +21,9 @@ cdef class CompiledTables:
         nvec = d["nvec"]
         if ncells > MAX_CELLS or nvec > MAX_VECTORS or d["ntypes"] >= MAX_TYPES:
             raise ValueError("variant exceeds the core's limits")
+        if d["move_bound"] > MAX_MOVES:
+            raise ValueError(f"a position of this variant may have up to {d['move_bound']} "
+                             f"moves; the core's move buffers hold {MAX_MOVES}")
         t.ncells = ncells
         t.nvec = nvec
         for a in range(MAX_CELLS):

@@ -11,8 +11,13 @@ cdef enum:
     MAX_VECTORS = 32        # move vectors of one geometry (hex: 6 + 6 + 12)
     MAX_TYPES = 16          # piece types, 1..15 (0 unused)
     MAX_CODES = 48          # piece codes: type | colour bit
-    MAX_PIECES = 32         # pieces per side
-    MAX_MOVES = 512         # moves in one position
+    MAX_PIECES = 32         # pieces per side (the FEN and view parsers refuse more)
+    # Moves in one position. A bound, not a guess: a side has at most MAX_PIECES pieces,
+    # none of which has more moves than the most mobile piece type on an empty board (a
+    # pawn counted with all its promotion choices), plus its castling moves. Every
+    # variant checks that bound against this when it compiles (variant.py, move_bound):
+    # the hexagon's 32 queens would reach 32 * 42 = 1344.
+    MAX_MOVES = 1536
     MAX_HISTORY = 4096      # plies kept for unmake and repetition
     MAX_CASTLING = 4        # castling rights
     MAX_CASTLE_PATH = 16    # cells one castling move needs empty or safe

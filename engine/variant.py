@@ -283,6 +283,8 @@ class Variant:
                                  "letter": c["fen"].upper() if side == 0 else c["fen"].lower()})
         castling.sort(key=lambda c: c["side"])
         self.castling_letters = [c["letter"] for c in castling]
+        bound = move_bound(nxt, slide_mask, leap_mask, self.pawn_type, len(caps),
+                           len(promo_types), castling)
 
         rng = random.Random(ZOBRIST_SEED ^ hash_name(spec.name))
         r64 = lambda: rng.getrandbits(64)
@@ -309,6 +311,7 @@ class Variant:
             "castle_path_safe": spec.end["castle_path_safe"],
             "z_piece": z_piece, "z_side": r64(), "z_castling": z_castling,
             "z_ep": [r64() for _ in range(g.ncells)],
+            "move_bound": bound,
         }
 
     def _span(self, a: int, b: int) -> set[int]:
@@ -324,6 +327,33 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"Variant({self.name!r})"
+
+
+def move_bound(nxt, slide_mask, leap_mask, pawn_type, n_pawn_caps, n_promo, castling) -> int:
+    """The most moves a position of the variant can have: LIMITS["pieces"] pieces of one
+    side, each with as many moves as the most mobile type has on an empty board from its
+    best cell, plus that side's castling moves. A pawn has at most a step, a double step
+    and its captures, each expanded into every promotion choice and the choice not to
+    promote. The core's move buffers (MAX_MOVES) must hold it (CompiledTables checks)."""
+    from engine.tables import LIMITS
+
+    most = 0
+    for t, (slides, leaps) in enumerate(zip(slide_mask, leap_mask)):
+        if t == pawn_type:
+            most = max(most, (2 + n_pawn_caps) * (n_promo + 1))
+            continue
+        for row in nxt:
+            moves = 0
+            for v, target in enumerate(row):
+                if leaps >> v & 1 and target >= 0:
+                    moves += 1
+                if slides >> v & 1:
+                    while target >= 0:
+                        moves += 1
+                        target = nxt[target][v]
+            most = max(most, moves)
+    per_side = max((sum(c["side"] == s for c in castling) for s in (0, 1)), default=0)
+    return LIMITS["pieces"] * most + per_side
 
 
 def hash_name(name: str) -> int:
