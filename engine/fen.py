@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.tables import LIMITS
+
 WHITE_BIT, BLACK_BIT = 16, 32
 DIGITS = "0123456789"
 
@@ -50,6 +52,9 @@ def parse(variant, fen: str) -> FenData:
                 j = i
                 while j < len(text) and text[j] in DIGITS:
                     j += 1
+                if ch == "0":               # "08", "P0003": python-chess refuses them too
+                    raise ValueError(f"FEN row {text!r}: an empty count {text[i:j]!r} "
+                                     "must not start with 0")
                 pos += int(text[i:j])
                 i = j
                 continue
@@ -99,8 +104,8 @@ def _validate(variant, board: list, castling: int) -> None:
     data = variant.tables_data
     for side, bit in ((0, WHITE_BIT), (1, BLACK_BIT)):
         pieces = [c for c, pc in enumerate(board) if pc & bit]
-        if len(pieces) > 32:
-            raise ValueError("too many pieces for one side")
+        if len(pieces) > LIMITS["pieces"]:
+            raise ValueError(f"too many pieces for one side (the most is {LIMITS['pieces']})")
         if variant.royal_type:
             kings = sum(1 for c in pieces if board[c] == variant.royal_type | bit)
             if kings != 1:

@@ -228,3 +228,17 @@ def test_selected_positions(fen):
         ours.pop()
         pcb.pop()
         compare(ours, pcb)
+
+
+@pytest.mark.parametrize("fen", [
+    "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",         # a padded count
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPP0003/RNBQKBNR w KQkq - 0 1",          # zeros before 3
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN0R w KQkq - 0 1",         # a count of 0
+])
+def test_fens_python_chess_refuses_are_refused(fen):
+    """Empty counts are written without leading zeros: python-chess refuses these rows,
+    and so do we, rather than reading the position it would not."""
+    with pytest.raises(ValueError):
+        chess.Board(fen)
+    with pytest.raises(ValueError, match="must not start with 0"):
+        Board("chess", fen)
