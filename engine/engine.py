@@ -122,7 +122,10 @@ class Engine:
             raise ValueError(f"hash must be 1..{MAX_HASH_MB} MB, not {mb}")
         self.stop()             # a running search reads the table: end it first (waiting
         self.wait()             # alone would never return during `go infinite`)
-        self._tt.resize(mb)
+        try:
+            self._tt.resize(mb)
+        except MemoryError as exc:          # the old table stays: say so, play on
+            raise ValueError(str(exc)) from None
 
     def clear_hash(self) -> None:
         self.stop()

@@ -50,21 +50,26 @@ cdef class TranspositionTable:
 
     def __cinit__(self, int mb=16):
         self.rec.table = NULL
+        self.rec.nbuckets = 0
         self.resize(mb)
 
     def __dealloc__(self):
         free(self.rec.table)
 
     def resize(self, int mb):
+        """A new, empty table of ``mb`` megabytes. The new one is allocated before the old
+        one is freed: when that fails, MemoryError, and the old table stays as it was."""
         cdef uint64_t want = (<uint64_t> max(mb, 1)) * 1024 * 1024 // (2 * sizeof(TTEntry))
         cdef uint64_t n = 1
+        cdef TTEntry* table
         while n * 2 <= want:
             n *= 2
+        table = <TTEntry*> calloc(n * 2, sizeof(TTEntry))
+        if table == NULL:
+            raise MemoryError(f"cannot allocate a {mb} MB hash table; the "
+                              f"{self.megabytes:g} MB table stays")
         free(self.rec.table)
-        self.rec.table = <TTEntry*> calloc(n * 2, sizeof(TTEntry))
-        if self.rec.table == NULL:
-            self.rec.nbuckets = 0
-            raise MemoryError(f"cannot allocate a {mb} MB hash table")
+        self.rec.table = table
         self.rec.nbuckets = n
         self.rec.generation = 0
 
