@@ -1,4 +1,9 @@
-"""Build the Cython core. Directives live here once; QUANTUM_DEBUG=1 turns the checks on."""
+"""Build the Cython core. Directives live here once.
+
+QUANTUM_DEBUG=1 builds for finding memory faults: Cython's checks on, little optimisation,
+and AddressSanitizer with UndefinedBehaviorSanitizer, which stop the process at the first
+write past a C array. Python itself is not instrumented, so such a build runs with the
+sanitizer runtime preloaded (tests/build/test_debug_build.py shows how)."""
 import os
 
 from Cython.Build import cythonize
@@ -17,9 +22,11 @@ directives = {
     "cdivision": False,
     "embedsignature": True,
 }
+SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
 extensions = [
     Extension(f"engine.{m}", [f"engine/{m}.pyx"],
-              extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
+              extra_compile_args=["-O1", "-g", *SANITIZE] if DEBUG else ["-O3"],
+              extra_link_args=SANITIZE if DEBUG else [])
     for m in MODULES if os.path.exists(f"engine/{m}.pyx")
 ]
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,
