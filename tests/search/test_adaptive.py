@@ -544,10 +544,14 @@ def test_engine_learns_implicitly_from_a_finished_game_at_new_game(data_home):
 
 
 def _adaptive_match():
+    """scripts/adaptive-match as a module (its scripts/ imports found as when it runs)."""
     import importlib.machinery
     import importlib.util
+    import sys
     from pathlib import Path
     path = Path(__file__).resolve().parents[2] / "scripts" / "adaptive-match"
+    if str(path.parent) not in sys.path:
+        sys.path.append(str(path.parent))
     loader = importlib.machinery.SourceFileLoader("adaptive_match", str(path))
     module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
     loader.exec_module(module)
