@@ -75,7 +75,7 @@ from pathlib import Path
 
 from adapters.arbiter import GameOver, Referee, TimeControl, play_game, referee_for
 from adapters.fog_referee import parse_fog_position
-from adapters.uci_engine import EngineError, UciEngine
+from adapters.uci_engine import EngineError, UciEngine, brief
 from engine.board import Board
 from engine.drawing import draw
 from engine.fog import parse_view_fen, view_board, view_moves
@@ -1026,8 +1026,10 @@ def main(argv=None) -> int:
         print(f"Starting {args.engine} ...", flush=True)
         try:
             engine = UciEngine(args.engine, options=options, cwd=str(ROOT))
-        except (EngineError, OSError) as exc:
+        except EngineError as exc:
             print(f"error: the engine did not start: {exc}", file=sys.stderr)
+            for line in brief(exc.stderr):
+                print(f"  its stderr: {line}", file=sys.stderr)
             return 1
         what = f"Daily Dice {day.isoformat()}" if day else \
             "alea (classic mode)" if args.classic else variant

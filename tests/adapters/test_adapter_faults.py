@@ -1,6 +1,7 @@
 """Every way an engine can misbehave loses it the game, with the reason recorded on the
 right side: crash, hang, illegal / malformed / wrongly empty move, overrunning the clock,
-and (at startup) never answering ``uci``."""
+and (at startup) never answering ``uci``, exiting at once (with its stderr kept) or not
+existing at all."""
 from __future__ import annotations
 
 import subprocess
@@ -119,3 +120,24 @@ def test_engine_that_exits_at_once_raises(monkeypatch):
     import sys
     with pytest.raises(EngineError, match="exited"):
         UciEngine([sys.executable, "-c", "pass"], name="nothing", startup_timeout=20.0)
+
+
+@pytest.mark.parametrize("command, words", [
+    (["/nonexistent/engine"], "could not be started (No such file or directory"),
+    ('"unbalanced quote', "bad engine command"),
+    ("", "empty engine command"),
+], ids=["missing", "bad-quoting", "empty"])
+def test_commands_that_cannot_start_raise_engine_error(command, words):
+    """Callers catch one exception for every start failure, not OSError, ValueError..."""
+    with pytest.raises(EngineError) as caught:
+        UciEngine(command, name="nothing", startup_timeout=20.0)
+    assert words in str(caught.value)
+
+
+def test_engine_exiting_at_start_gives_status_and_stderr():
+    with pytest.raises(EngineError) as caught:
+        UciEngine(fake_argv("exit"), name="fake-exit", startup_timeout=20.0)
+    # (the "uci" sent may find the pipe already closed: then no "waiting for uciok")
+    assert str(caught.value).startswith("fake-exit exited with status 4")
+    assert caught.value.stderr == ("random_mover: exit mode, leaving before uci",)
+
