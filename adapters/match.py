@@ -4,7 +4,8 @@ and keeps the score, the Elo estimate and, when asked, an SPRT that ends the mat
 Openings come from adapters/openings.py, each line played twice with colours reversed.
 ``concurrency`` worker threads each hold one process per engine and reuse it from game
 to game (an engine that died is started afresh). Games are counted, reported through
-``on_game`` and appended to the PGN file in the order they finish.
+``on_game`` and appended to the PGN file (games already there are kept) in the order
+they finish.
 
 The match stops early when the SPRT reaches a verdict or when the caller is interrupted
 (Ctrl-C in the thread that called ``run_match``). Games still running then are
@@ -36,7 +37,7 @@ from typing import Callable
 from adapters.alea_referee import game_seed
 from adapters.arbiter import GameRecord, TimeControl, play_game, referee_for
 from adapters.openings import openings_for
-from adapters.pgn import write_pgn
+from adapters.pgn import open_to_append, write_pgn
 from adapters.stats import SprtConfig, SprtStatus, elo_stats, sprt
 from adapters.uci_engine import EngineError, UciEngine
 
@@ -57,7 +58,8 @@ class MatchConfig:
     games: int = 20                  # the most games played (fewer when the SPRT decides)
     tc: str = "10+0.1"               # base+increment in seconds, see TimeControl.parse
     concurrency: int = 1
-    pgn: str | None = None           # games are appended here as they finish
+    pgn: str | None = None           # games are appended here as they finish (kept: the
+                                     # games already in the file)
     sprt: SprtConfig | None = None
     cwd: str = str(ROOT)             # where the engines are started
     seed: int | None = None          # Alea: game i rolls its dice from seed + i
@@ -129,7 +131,7 @@ def run_match(config: MatchConfig,
     stop = threading.Event()
     live: set[UciEngine] = set()        # every started process, for a hard stop
     errors: list[BaseException] = []
-    pgn = open(config.pgn, "w") if config.pgn else None
+    pgn = open_to_append(config.pgn) if config.pgn else None
 
     def count(idx: int, rec: GameRecord, swapped: bool) -> None:
         """Tally one finished game (the lock is held)."""

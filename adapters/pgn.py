@@ -18,10 +18,13 @@ Alea FEN (``[AleaFEN "..."]``, jokers by level included). Moves are the protocol
 ``castle:e1g1``); the dice shown before a move stand in a comment in front of it,
 ``{dice nq}`` (``{dice -}``: none could be shown), rerolls included
 (``{dice nq; reroll; dice bq}``); free-phase moves have no comment. ``PlyCount`` counts
-moves, not rerolls."""
+moves, not rerolls.
+
+``open_to_append`` opens a PGN file to add games at its end, keeping those already in it."""
 from __future__ import annotations
 
 import datetime
+import os
 
 VARIANT_TAG = {"chess": "Standard", "grand": "Grand", "hexagonal": "Glinski",
                "fogofwar": "Fog of War", "alea": "Alea"}
@@ -46,6 +49,19 @@ def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_
     head = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in tags)
     body = " ".join(part for part in (_movetext(rec, first_fen), rec.result) if part)
     return f"{head}\n\n{body}\n"
+
+
+def open_to_append(path):
+    """Open the PGN file ``path`` (created when missing) to write games at its end, after
+    the games already in it. A file that does not end in a blank line gets one first, so
+    that the next game's tags cannot run into the last game's movetext."""
+    with open(path, "ab+") as probe:
+        probe.seek(max(probe.seek(0, os.SEEK_END) - 2, 0))
+        tail = probe.read()
+    fh = open(path, "a", encoding="utf-8")
+    if tail and not tail.endswith(b"\n\n"):
+        fh.write("\n" if tail.endswith(b"\n") else "\n\n")
+    return fh
 
 
 def _initial_fen(rec) -> str:

@@ -1050,10 +1050,14 @@ def main(argv=None) -> int:
         for line in record_daily(day, rec, colour):
             print(line)
     if args.pgn:
-        from adapters.pgn import write_pgn
-        with open(args.pgn, "a") as fh:
-            fh.write(write_pgn(rec, tc.pgn() if tc else "-", event="Quantum terminal game")
-                     + "\n")
+        from adapters.pgn import open_to_append, write_pgn
+        try:
+            with open_to_append(args.pgn) as fh:
+                fh.write(write_pgn(rec, tc.pgn() if tc else "-", event="Quantum terminal game")
+                         + "\n")
+        except OSError as exc:
+            print(f"error: the game could not be written to {args.pgn}: {exc}", file=sys.stderr)
+            return 1
         print(f"Game written to {args.pgn}")
     return 0
 

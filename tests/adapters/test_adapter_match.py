@@ -1,9 +1,11 @@
 """The match runner (adapters/match.py, scripts/match) end to end with fake engines: it
 survives an engine that keeps crashing (restarting it for every game) and reports the
-crashes in its summary; the SPRT ends it early; the PGN grows game by game; Ctrl-C stops
-it with the summary; a terminal gets one redrawn progress line; --plot writes a PNG."""
+crashes in its summary; the SPRT ends it early; the PGN grows game by game after the
+games already in the file; Ctrl-C stops it with the summary; a terminal gets one redrawn
+progress line; --plot writes a PNG."""
 from __future__ import annotations
 
+import io
 import os
 import pty
 import re
@@ -15,6 +17,7 @@ import sys
 import threading
 from pathlib import Path
 
+import chess.pgn
 import pytest
 
 from adapterkit import MATCH, REPO_ROOT, fake_command
@@ -119,6 +122,30 @@ def test_pgn_holds_every_game_as_soon_as_it_is_counted(tmp_path):
     result = match.run_match(config, on_game=on_game)
     assert result.games == 3
     assert seen == [(1, 1, True), (2, 2, True), (3, 3, True)]
+
+
+OLD_GAME = '[Event "Earlier match"]\n[Result "*"]\n\n1. e4 *\n'
+
+
+def read_games(text: str) -> list:
+    """Every game of a PGN text, each read by python-chess without an error."""
+    stream, games = io.StringIO(text), []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        assert not game.errors, game.errors
+        games.append(game)
+    return games
+
+
+def test_pgn_keeps_the_games_already_in_the_file(tmp_path):
+    """--pgn appends, as it says: it used to truncate the file first."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(OLD_GAME)
+    config = MatchConfig(engine1=fake_command("good", 1), engine2=fake_command("crash", 2),
+                         games=2, tc="2+0.05", pgn=str(pgn), cwd=str(REPO_ROOT))
+    assert match.run_match(config).games == 2
+    text = pgn.read_text()
+    assert text.startswith(OLD_GAME)
+    assert [g.headers["Event"] for g in read_games(text)] == ["Earlier match"] + ["Quantum match"] * 2
 
 
 def test_ctrl_c_stops_cleanly_with_the_summary_and_the_games_played(tmp_path):

@@ -1,6 +1,7 @@
 """write_pgn: standard chess as SAN that python-chess reads back, Grand and hexagonal as
-coordinate movetext with the project's result strings, and SetUp/FEN exactly when the
-game did not begin at the variant's start position."""
+coordinate movetext with the project's result strings, SetUp/FEN exactly when the game
+did not begin at the variant's start position; open_to_append keeps the games already in a
+file."""
 from __future__ import annotations
 
 import io
@@ -12,7 +13,7 @@ import chess.pgn
 import pytest
 
 from adapterkit import replay
-from adapters import arbiter
+from adapters import arbiter, pgn
 from adapters.arbiter import GameRecord, TimeControl, play_game
 from adapters.openings import openings_for
 from adapters.pgn import write_pgn
@@ -170,3 +171,25 @@ def test_coordinate_movetext_numbers_from_the_start_fen():
                      termination="x", initial_fen=fen)
     body = write_pgn(rec).split("\n\n", 1)[1]
     assert body.startswith(f"{fen.split()[-1]}... {reply} ")
+
+
+# -- appending to a file ----------------------------------------------------------------
+@pytest.mark.parametrize("old", ["", "[Event \"old\"]\n\n1. e4 *", "[Event \"old\"]\n\n1. e4 *\n",
+                                 "[Event \"old\"]\n\n1. e4 *\n\n"],
+                         ids=["empty", "no-newline", "one-newline", "blank-line"])
+def test_open_to_append_keeps_the_games_already_there(tmp_path, old):
+    path = tmp_path / "games.pgn"
+    path.write_text(old)
+    rec = random_record("chess", 4, 13, white_score=0.5, termination="x")
+    with pgn.open_to_append(path) as fh:
+        fh.write(write_pgn(rec) + "\n")
+    text = path.read_text()
+    assert text.startswith(old)
+    stream = io.StringIO(text)
+    games = []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        assert not game.errors
+        games.append(game)
+    assert [g.headers["Event"] for g in games] == ["old"] * bool(old) + ["Quantum match"]
+    assert [m.uci() for m in games[-1].mainline_moves()] == rec.moves
+    assert text.endswith("\n\n") and ("\n\n\n" not in text)
