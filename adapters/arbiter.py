@@ -3,7 +3,8 @@
 It holds the true position (engine.board.Board), tells each player the position and its
 clock, checks every move for legality, runs the clocks (base + increment per side) and
 ends the game by the rules. An engine that crashes, hangs, overruns its clock, or sends
-an illegal, malformed or wrongly empty move loses that game, with the reason recorded.
+an illegal, malformed or wrongly empty move loses that game, with the reason recorded. A
+crashed engine's last stderr lines go into the record (``rec.stderr``).
 
 Players. A player is anything with ``name``, ``id_name`` and
 ``go(position, go, timeout) -> (bestmove, ponder, seconds, info)``, where ``position`` is
@@ -47,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from adapters.uci_engine import EngineError, UciEngine
+from adapters.uci_engine import EngineError, UciEngine, brief
 from engine.board import Board
 
 GRACE = 1.0                 # seconds past the clock before a silent engine is abandoned
@@ -91,6 +92,7 @@ class GameRecord:
     time_forfeit: int | None = None      # side that lost on time
     illegal: int | None = None           # side that sent an illegal or malformed move
     crashed: int | None = None           # side whose engine died or hung
+    stderr: list = field(default_factory=list)  # the crashed engine's last stderr lines
     opening_plies: int = 0               # how many of ``moves`` the opening played
     # Alea (adapters/alea_referee.py): the dice shown before each of ``moves`` (``"nq"``;
     # ``"-"`` none in the dice phase; None in the free phase), and extra PGN tags.
@@ -101,6 +103,14 @@ class GameRecord:
     def result(self) -> str:
         from engine.game_end import RESULT_TEXT
         return "*" if self.white_score is None else RESULT_TEXT[self.white_score]
+
+    def stderr_brief(self) -> list[str]:
+        """``NAME stderr: LINE`` for the last few lines the crashed engine wrote to
+        stderr, to show under the result (none when no engine crashed or it said nothing)."""
+        if self.crashed is None:
+            return []
+        who = (self.white, self.black)[self.crashed]
+        return [f"{who} stderr: {line}" for line in brief(self.stderr)]
 
 
 class Player(Protocol):
@@ -258,6 +268,12 @@ def _lose(rec: GameRecord, side: int, reason: str) -> GameRecord:
     return rec
 
 
+def _crash(rec: GameRecord, side: int, reason: str, exc: EngineError) -> GameRecord:
+    """``side``'s engine died (or never started): it loses, its last stderr kept."""
+    rec.crashed, rec.stderr = side, list(exc.stderr)
+    return _lose(rec, side, reason)
+
+
 def _start(player, variant: str) -> None:
     """Start a game: a player's own ``start_game``, else the UCI way. Plain chess engines
     need not know UCI_Variant; an engine that played another variant before is told to
@@ -294,8 +310,7 @@ def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None
             _start(player, variant)
         except EngineError as exc:
             player.kill()           # dead, or deaf to isready: unusable either way
-            rec.crashed = side
-            return _lose(rec, side, f"{player.name} failed to start the game: {exc}")
+            return _crash(rec, side, f"{player.name} failed to start the game: {exc}", exc)
     clocks = Clocks(tc)
     while True:
         outcome = referee.outcome(board, rec)
@@ -319,8 +334,7 @@ def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None
                 _settle(player)
                 rec.time_forfeit = side
                 return _lose(rec, side, f"time forfeit: {player.name} sent no move ({exc})")
-            rec.crashed = side
-            return _lose(rec, side, f"{player.name} crashed: {exc}")
+            return _crash(rec, side, f"{player.name} crashed: {exc}", exc)
         if not clocks.charge(side, spent):
             rec.time_forfeit = side
             return _lose(rec, side,

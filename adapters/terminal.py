@@ -950,6 +950,7 @@ def play_in_terminal(variant: str, humans: tuple, engine=None, colour: int = 0,
     if rec.moves:
         out.write(f"Last move: {rec.moves[-1]}\n")
     out.write(f"Game over: {rec.result} ({rec.termination})\n")
+    out.write("".join(f"  {line}\n" for line in rec.stderr_brief()))
     out.flush()
     return rec
 

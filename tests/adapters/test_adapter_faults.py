@@ -1,7 +1,8 @@
 """Every way an engine can misbehave loses it the game, with the reason recorded on the
 right side: crash, hang, illegal / malformed / wrongly empty move, overrunning the clock,
 and (at startup) never answering ``uci``, exiting at once (with its stderr kept) or not
-existing at all."""
+existing at all. A crashed engine's last stderr lines are kept in the record, and its
+stderr never blocks it."""
 from __future__ import annotations
 
 import subprocess
@@ -9,7 +10,7 @@ import time
 
 import pytest
 
-from adapterkit import fake_argv, replay
+from adapterkit import FAKE, fake_argv, replay
 from adapters import uci_engine
 from adapters.arbiter import TimeControl, play_game
 from adapters.uci_engine import EngineError, UciEngine
@@ -140,4 +141,28 @@ def test_engine_exiting_at_start_gives_status_and_stderr():
     # (the "uci" sent may find the pipe already closed: then no "waiting for uciok")
     assert str(caught.value).startswith("fake-exit exited with status 4")
     assert caught.value.stderr == ("random_mover: exit mode, leaving before uci",)
+
+
+def _fake_last_words() -> list[str]:
+    """What the ``crash`` fake writes to stderr as it dies (fakes/random_mover.py)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("random_mover", FAKE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.last_words()
+
+
+def test_crash_keeps_the_last_stderr_lines_bounded(spawn):
+    """The fake floods stderr (far past a pipe buffer: a host that did not drain it would
+    see a hang, not a crash), then writes a 10 000-character line and 12 short ones: the
+    record keeps the last STDERR_LINES lines, the long one cut to STDERR_WIDTH."""
+    rec, _, _ = play_fault(spawn, "crash", 1)
+    assert rec.crashed == 1 and rec.time_forfeit is None, rec.termination
+    assert rec.termination == "fake-crash crashed: fake-crash exited with status 3"
+    words = _fake_last_words()
+    kept = words[-uci_engine.STDERR_LINES:]
+    long = kept.index("L" * 10_000)
+    kept[long] = "L" * uci_engine.STDERR_WIDTH + " ..."
+    assert rec.stderr == kept
+    assert rec.stderr[-1] == "last words 12 of 12"
 

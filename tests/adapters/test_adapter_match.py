@@ -1,8 +1,8 @@
 """The match runner (adapters/match.py, scripts/match) end to end with fake engines: it
 survives an engine that keeps crashing (restarting it for every game) and reports the
-crashes in its summary; the SPRT ends it early; the PGN grows game by game after the
-games already in the file; Ctrl-C stops it with the summary; a terminal gets one redrawn
-progress line; --plot writes a PNG."""
+crashes, with the engine's last stderr lines, in its output and PGN; the SPRT ends it
+early; the PGN grows game by game after the games already in the file; Ctrl-C stops it
+with the summary; a terminal gets one redrawn progress line; --plot writes a PNG."""
 from __future__ import annotations
 
 import io
@@ -50,6 +50,12 @@ def test_match_survives_a_crashing_engine(tmp_path):
     text = pgn.read_text()
     assert text.count('[Event "Quantum match"]') == 4
     assert text.count("crashed") == 4
+    # Its last stderr lines: the last few under each game's line, the last 20 in the PGN.
+    assert out.count("\n  RandomMover-crash stderr: last words 10 of 12\n"
+                     "  RandomMover-crash stderr: last words 11 of 12\n"
+                     "  RandomMover-crash stderr: last words 12 of 12\n") == 4, out
+    assert text.count("\n  last words 1 of 12\n") == 4
+    assert text.count("\n  last words 12 of 12} ") == 4
 
 
 # -- SPRT, incremental PGN, interruption, progress, plot -----------------------------

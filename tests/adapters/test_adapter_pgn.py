@@ -1,7 +1,7 @@
 """write_pgn: standard chess as SAN that python-chess reads back, Grand and hexagonal as
 coordinate movetext with the project's result strings, SetUp/FEN exactly when the game
-did not begin at the variant's start position; open_to_append keeps the games already in a
-file."""
+did not begin at the variant's start position, a crashed engine's stderr as a comment;
+open_to_append keeps the games already in a file."""
 from __future__ import annotations
 
 import io
@@ -173,7 +173,51 @@ def test_coordinate_movetext_numbers_from_the_start_fen():
     assert body.startswith(f"{fen.split()[-1]}... {reply} ")
 
 
-# -- appending to a file ----------------------------------------------------------------
+# -- a crashed engine's stderr, appending to a file ------------------------------------
+# Lines a PGN comment must not pass through as they are: a brace would end it, a line
+# starting with % is a PGN escape line, one starting with [ looks like a tag.
+STDERR = ["Traceback (most recent call last):", "%escape-looking", "[Tag-looking \"x\"]",
+          "KeyError: {'a': 1}\x07"]
+STDERR_COMMENT = ("Crashy stderr, last lines:\n  Traceback (most recent call last):\n"
+                  "  %escape-looking\n  [Tag-looking \"x\"]\n  KeyError: ('a': 1)?")
+
+
+def test_crashed_engines_stderr_is_a_comment_python_chess_reads():
+    rec = random_record("chess", 5, 11, white_score=1.0, crashed=1, stderr=STDERR,
+                        termination="Crashy crashed: Crashy exited with status 1")
+    rec.black = "Crashy"
+    text = write_pgn(rec)
+    game = read_back(text)
+    assert game.end().comment == STDERR_COMMENT
+    assert [m.uci() for m in game.mainline_moves()] == rec.moves
+    assert game.headers["Result"] == "1-0"
+    assert game.headers["Termination"] == rec.termination
+
+
+def test_unstarted_engines_stderr_comment_in_a_game_without_moves():
+    """A game lost at the start has no moves: the comment stands before the result."""
+    rec = GameRecord("chess", Board("chess").fen(), "Crashy", "B", white_score=0.0,
+                     crashed=0, stderr=STDERR, termination="Crashy failed to start the game")
+    game = read_back(write_pgn(rec))
+    assert game.comment == STDERR_COMMENT and game.headers["Result"] == "0-1"
+    assert list(game.mainline_moves()) == []
+
+
+@pytest.mark.parametrize("variant", ["hexagonal", "alea"])
+def test_stderr_comment_in_coordinate_and_alea_movetext(variant):
+    rec = GameRecord(variant, "", "W", "Crashy", white_score=1.0, crashed=1,
+                     stderr=STDERR, termination="x")
+    if variant != "alea":
+        rec.start_fen = Board(variant).fen()
+    assert movetext(write_pgn(rec)) == "{" + STDERR_COMMENT + "} 1-0"
+
+
+def test_no_stderr_comment_unless_the_engine_crashed():
+    rec = random_record("chess", 3, 12, white_score=1.0, illegal=1, stderr=STDERR,
+                        termination="x")
+    assert "{" not in movetext(write_pgn(rec))
+
+
 @pytest.mark.parametrize("old", ["", "[Event \"old\"]\n\n1. e4 *", "[Event \"old\"]\n\n1. e4 *\n",
                                  "[Event \"old\"]\n\n1. e4 *\n\n"],
                          ids=["empty", "no-newline", "one-newline", "blank-line"])

@@ -1,8 +1,8 @@
 """The human terminal mode (adapters/terminal.py) and the arbiter's player and referee
 hooks it stands on: a HumanPlayer fed a scripted input plays through play_game against
 the random-moving fake engine, or against a second HumanPlayer (hot seat), and the CLI
-runs end to end under pexpect and with piped input; an engine that does not start is
-reported with its last stderr lines, never a traceback. In Fog of War the
+runs end to end under pexpect and with piped input; an engine that does not start, or
+crashes, is reported with its last stderr lines, never a traceback. In Fog of War the
 human sees only the view, and a hot-seat game drops a curtain between the turns."""
 from __future__ import annotations
 
@@ -327,6 +327,20 @@ def test_cli_reports_an_engine_that_does_not_start(engine, words):
     if "exit" in engine:
         assert proc.stderr.splitlines()[1:] == [
             "  its stderr: random_mover: exit mode, leaving before uci"]
+
+
+def test_engine_crash_is_shown_with_its_last_stderr_lines(spawn):
+    """The fake plays White and dies at its 3rd go; the person's fallback moves cover
+    whatever its first two moves were."""
+    player, _ = human("a7a6\nh7h6\nb7b6\ng7g6\n")
+    out = io.StringIO()
+    rec = play_in_terminal("chess", (player,), spawn("crash", 3), colour=1, tc=TC, output=out)
+    assert rec.crashed == 0 and rec.result == "0-1"
+    assert out.getvalue().endswith(
+        "Game over: 0-1 (fake-crash crashed: fake-crash exited with status 3)\n"
+        "  RandomMover-crash stderr: last words 10 of 12\n"
+        "  RandomMover-crash stderr: last words 11 of 12\n"
+        "  RandomMover-crash stderr: last words 12 of 12\n")
 
 
 def test_cli_rejects_a_bad_option():
