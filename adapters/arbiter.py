@@ -3,8 +3,9 @@
 It holds the true position (engine.board.Board), tells each player the position and its
 clock, checks every move for legality, runs the clocks (base + increment per side) and
 ends the game by the rules. An engine that crashes, hangs, overruns its clock, or sends
-an illegal, malformed or wrongly empty move loses that game, with the reason recorded. A
-crashed engine's last stderr lines go into the record (``rec.stderr``).
+an illegal, malformed or wrongly empty move loses that game, with the reason recorded; so
+does one that cannot be started at all (``start_player`` gives an ``Unstarted`` in its
+place). A crashed engine's last stderr lines go into the record (``rec.stderr``).
 
 Players. A player is anything with ``name``, ``id_name`` and
 ``go(position, go, timeout) -> (bestmove, ponder, seconds, info)``, where ``position`` is
@@ -91,7 +92,7 @@ class GameRecord:
     termination: str = ""
     time_forfeit: int | None = None      # side that lost on time
     illegal: int | None = None           # side that sent an illegal or malformed move
-    crashed: int | None = None           # side whose engine died or hung
+    crashed: int | None = None           # side whose engine died, hung or never started
     stderr: list = field(default_factory=list)  # the crashed engine's last stderr lines
     opening_plies: int = 0               # how many of ``moves`` the opening played
     # Alea (adapters/alea_referee.py): the dice shown before each of ``moves`` (``"nq"``;
@@ -124,6 +125,42 @@ class Player(Protocol):
         GameOver; an engine raises EngineError when it dies or stays silent past
         ``timeout`` seconds."""
         ...
+
+
+class Unstarted:
+    """Stands in for an engine that could not be started (its command is missing, it
+    exited at once, it never sent ``uciok``): it loses the game at the start, the way an
+    engine deaf to ``ucinewgame`` does, so the record is a whole one (start position,
+    opening, reason, stderr) that a runner writes and counts like any other. It is never
+    ``alive``, so a runner that reuses engines tries to start it again for the next game."""
+
+    alive = False
+    id_name = None
+
+    def __init__(self, name: str, error: EngineError):
+        self.name, self.error = name, error
+
+    def start_game(self, variant: str) -> None:
+        raise self.error
+
+    def go(self, position: str, go: str, timeout: float) -> tuple:
+        raise self.error
+
+    def kill(self) -> None:
+        """Nothing runs."""
+
+    def quit(self) -> None:
+        """Nothing runs."""
+
+
+def start_player(command, name: str, **kwargs) -> "UciEngine | Unstarted":
+    """Start an engine (``UciEngine(command, name=name, **kwargs)``), or give an
+    ``Unstarted`` carrying why it could not be, so that a match loses that game instead
+    of stopping."""
+    try:
+        return UciEngine(command, name=name, **kwargs)
+    except EngineError as exc:
+        return Unstarted(name, exc)
 
 
 class GameOver(Exception):
@@ -291,7 +328,8 @@ def _start(player, variant: str) -> None:
 def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None,
               start_fen: str | None = None, opening: tuple = (), on_move=None,
               referee: Referee | None = None) -> GameRecord:
-    """Play one game; the engines must be started. Returns the finished record.
+    """Play one game; the engines must be started (an ``Unstarted`` loses at once).
+    Returns the finished record.
 
     ``tc=None`` plays without clocks; ``referee`` decides what each side is told and
     what is legal (default: ``referee_for(variant)``, the perfect-information ``Referee``
@@ -302,15 +340,17 @@ def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None
     referee = referee or referee_for(variant)
     rec = GameRecord(variant, "", white.id_name or white.name, black.id_name or black.name)
     board = referee.setup(rec, start_fen)
-    for move in opening:
-        referee.play(board, rec, move)
-    rec.start_fen, rec.opening_plies = referee.fen(board), len(opening)
+    rec.start_fen = referee.fen(board)
+    # The players first: a game one of them cannot begin has no moves, the opening's neither.
     for side, player in enumerate(players):
         try:
             _start(player, variant)
         except EngineError as exc:
             player.kill()           # dead, or deaf to isready: unusable either way
             return _crash(rec, side, f"{player.name} failed to start the game: {exc}", exc)
+    for move in opening:
+        referee.play(board, rec, move)
+    rec.start_fen, rec.opening_plies = referee.fen(board), len(opening)
     clocks = Clocks(tc)
     while True:
         outcome = referee.outcome(board, rec)

@@ -1,8 +1,7 @@
 """Every way an engine can misbehave loses it the game, with the reason recorded on the
 right side: crash, hang, illegal / malformed / wrongly empty move, overrunning the clock,
-and (at startup) never answering ``uci``, exiting at once (with its stderr kept) or not
-existing at all. A crashed engine's last stderr lines are kept in the record, and its
-stderr never blocks it."""
+and (at startup) never answering ``uci``, exiting at once or not existing at all. A
+crashed engine's last stderr lines are kept in the record, and its stderr never blocks it."""
 from __future__ import annotations
 
 import subprocess
@@ -11,8 +10,9 @@ import time
 import pytest
 
 from adapterkit import FAKE, fake_argv, replay
-from adapters import uci_engine
+from adapters import arbiter, uci_engine
 from adapters.arbiter import TimeControl, play_game
+from adapters.openings import openings_for
 from adapters.uci_engine import EngineError, UciEngine
 
 TC = TimeControl(2.0, 0.05)
@@ -166,3 +166,20 @@ def test_crash_keeps_the_last_stderr_lines_bounded(spawn):
     assert rec.stderr == kept
     assert rec.stderr[-1] == "last words 12 of 12"
 
+
+@pytest.mark.parametrize("faulty_side", [0, 1], ids=["unstarted-white", "unstarted-black"])
+def test_engine_that_cannot_start_loses_before_the_opening(spawn, faulty_side):
+    """``start_player`` stands an Unstarted in for an engine that exits at once: it loses
+    the game with the reason and its stderr, no move played (not even the book's), and
+    it never counts as alive, so a runner tries to start it again."""
+    bad = arbiter.start_player(fake_argv("exit"), "fake-exit", startup_timeout=20.0)
+    assert isinstance(bad, arbiter.Unstarted) and not bad.alive
+    good = spawn("good", 7)
+    white, black = (bad, good) if faulty_side == 0 else (good, bad)
+    rec = play_game(white, black, "chess", TC, opening=openings_for("chess")[0])
+    assert rec.crashed == faulty_side and rec.white_score == float(faulty_side)
+    assert rec.termination.startswith("fake-exit failed to start the game: "
+                                      "fake-exit exited with status 4")
+    assert rec.stderr == ["random_mover: exit mode, leaving before uci"]
+    assert rec.moves == [] and rec.start_fen == rec.initial_fen
+    assert (rec.white, rec.black)[faulty_side] == "fake-exit"
