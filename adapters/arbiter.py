@@ -3,7 +3,9 @@
 It holds the true position (engine.board.Board), tells each player the position and its
 clock, checks every move for legality, runs the clocks (base + increment per side) and
 ends the game by the rules. An engine that crashes, hangs, overruns its clock, or sends
-an illegal, malformed or wrongly empty move loses that game, with the reason recorded.
+an illegal, malformed or wrongly empty move loses that game, with the reason recorded; so
+does one that cannot be started at all (``start_player`` gives an ``Unstarted`` in its
+place). A crashed engine's last stderr lines go into the record (``rec.stderr``).
 
 Players. A player is anything with ``name``, ``id_name`` and
 ``go(position, go, timeout) -> (bestmove, ponder, seconds, info)``, where ``position`` is
@@ -47,7 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from adapters.uci_engine import EngineError, UciEngine
+from adapters.uci_engine import EngineError, UciEngine, brief
 from engine.board import Board
 
 GRACE = 1.0                 # seconds past the clock before a silent engine is abandoned
@@ -90,7 +92,8 @@ class GameRecord:
     termination: str = ""
     time_forfeit: int | None = None      # side that lost on time
     illegal: int | None = None           # side that sent an illegal or malformed move
-    crashed: int | None = None           # side whose engine died or hung
+    crashed: int | None = None           # side whose engine died, hung or never started
+    stderr: list = field(default_factory=list)  # the crashed engine's last stderr lines
     opening_plies: int = 0               # how many of ``moves`` the opening played
     # Alea (adapters/alea_referee.py): the dice shown before each of ``moves`` (``"nq"``;
     # ``"-"`` none in the dice phase; None in the free phase), and extra PGN tags.
@@ -101,6 +104,14 @@ class GameRecord:
     def result(self) -> str:
         from engine.game_end import RESULT_TEXT
         return "*" if self.white_score is None else RESULT_TEXT[self.white_score]
+
+    def stderr_brief(self) -> list[str]:
+        """``NAME stderr: LINE`` for the last few lines the crashed engine wrote to
+        stderr, to show under the result (none when no engine crashed or it said nothing)."""
+        if self.crashed is None:
+            return []
+        who = (self.white, self.black)[self.crashed]
+        return [f"{who} stderr: {line}" for line in brief(self.stderr)]
 
 
 class Player(Protocol):
@@ -114,6 +125,42 @@ class Player(Protocol):
         GameOver; an engine raises EngineError when it dies or stays silent past
         ``timeout`` seconds."""
         ...
+
+
+class Unstarted:
+    """Stands in for an engine that could not be started (its command is missing, it
+    exited at once, it never sent ``uciok``): it loses the game at the start, the way an
+    engine deaf to ``ucinewgame`` does, so the record is a whole one (start position,
+    opening, reason, stderr) that a runner writes and counts like any other. It is never
+    ``alive``, so a runner that reuses engines tries to start it again for the next game."""
+
+    alive = False
+    id_name = None
+
+    def __init__(self, name: str, error: EngineError):
+        self.name, self.error = name, error
+
+    def start_game(self, variant: str) -> None:
+        raise self.error
+
+    def go(self, position: str, go: str, timeout: float) -> tuple:
+        raise self.error
+
+    def kill(self) -> None:
+        """Nothing runs."""
+
+    def quit(self) -> None:
+        """Nothing runs."""
+
+
+def start_player(command, name: str, **kwargs) -> "UciEngine | Unstarted":
+    """Start an engine (``UciEngine(command, name=name, **kwargs)``), or give an
+    ``Unstarted`` carrying why it could not be, so that a match loses that game instead
+    of stopping."""
+    try:
+        return UciEngine(command, name=name, **kwargs)
+    except EngineError as exc:
+        return Unstarted(name, exc)
 
 
 class GameOver(Exception):
@@ -258,6 +305,12 @@ def _lose(rec: GameRecord, side: int, reason: str) -> GameRecord:
     return rec
 
 
+def _crash(rec: GameRecord, side: int, reason: str, exc: EngineError) -> GameRecord:
+    """``side``'s engine died (or never started): it loses, its last stderr kept."""
+    rec.crashed, rec.stderr = side, list(exc.stderr)
+    return _lose(rec, side, reason)
+
+
 def _start(player, variant: str) -> None:
     """Start a game: a player's own ``start_game``, else the UCI way. Plain chess engines
     need not know UCI_Variant; an engine that played another variant before is told to
@@ -275,7 +328,8 @@ def _start(player, variant: str) -> None:
 def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None,
               start_fen: str | None = None, opening: tuple = (), on_move=None,
               referee: Referee | None = None) -> GameRecord:
-    """Play one game; the engines must be started. Returns the finished record.
+    """Play one game; the engines must be started (an ``Unstarted`` loses at once).
+    Returns the finished record.
 
     ``tc=None`` plays without clocks; ``referee`` decides what each side is told and
     what is legal (default: ``referee_for(variant)``, the perfect-information ``Referee``
@@ -286,16 +340,17 @@ def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None
     referee = referee or referee_for(variant)
     rec = GameRecord(variant, "", white.id_name or white.name, black.id_name or black.name)
     board = referee.setup(rec, start_fen)
-    for move in opening:
-        referee.play(board, rec, move)
-    rec.start_fen, rec.opening_plies = referee.fen(board), len(opening)
+    rec.start_fen = referee.fen(board)
+    # The players first: a game one of them cannot begin has no moves, the opening's neither.
     for side, player in enumerate(players):
         try:
             _start(player, variant)
         except EngineError as exc:
             player.kill()           # dead, or deaf to isready: unusable either way
-            rec.crashed = side
-            return _lose(rec, side, f"{player.name} failed to start the game: {exc}")
+            return _crash(rec, side, f"{player.name} failed to start the game: {exc}", exc)
+    for move in opening:
+        referee.play(board, rec, move)
+    rec.start_fen, rec.opening_plies = referee.fen(board), len(opening)
     clocks = Clocks(tc)
     while True:
         outcome = referee.outcome(board, rec)
@@ -319,8 +374,7 @@ def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None
                 _settle(player)
                 rec.time_forfeit = side
                 return _lose(rec, side, f"time forfeit: {player.name} sent no move ({exc})")
-            rec.crashed = side
-            return _lose(rec, side, f"{player.name} crashed: {exc}")
+            return _crash(rec, side, f"{player.name} crashed: {exc}", exc)
         if not clocks.charge(side, spent):
             rec.time_forfeit = side
             return _lose(rec, side,

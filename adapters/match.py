@@ -3,8 +3,12 @@ and keeps the score, the Elo estimate and, when asked, an SPRT that ends the mat
 
 Openings come from adapters/openings.py, each line played twice with colours reversed.
 ``concurrency`` worker threads each hold one process per engine and reuse it from game
-to game (an engine that died is started afresh). Games are counted, reported through
-``on_game`` and appended to the PGN file in the order they finish.
+to game (an engine that died is started afresh). An engine that cannot be started (its
+command is missing, it exits at once, it never sends ``uciok``) loses that game, counted
+as a crash, and is tried again for the next one; so no engine, however broken, stops the
+match. Games are counted, reported through ``on_game`` and appended to the PGN file (games
+already there are kept) in the order they finish; a crashed engine's last stderr lines
+are in its game's record and PGN.
 
 The match stops early when the SPRT reaches a verdict or when the caller is interrupted
 (Ctrl-C in the thread that called ``run_match``). Games still running then are
@@ -34,11 +38,12 @@ from pathlib import Path
 from typing import Callable
 
 from adapters.alea_referee import game_seed
-from adapters.arbiter import GameRecord, TimeControl, play_game, referee_for
+from adapters.arbiter import (GameRecord, TimeControl, Unstarted, play_game, referee_for,
+                              start_player)
 from adapters.openings import openings_for
-from adapters.pgn import write_pgn
+from adapters.pgn import open_to_append, write_pgn
 from adapters.stats import SprtConfig, SprtStatus, elo_stats, sprt
-from adapters.uci_engine import EngineError, UciEngine
+from adapters.uci_engine import STARTUP_TIMEOUT, UciEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 QUANTUM = f"{shlex.quote(sys.executable)} -m engine"
@@ -57,11 +62,13 @@ class MatchConfig:
     games: int = 20                  # the most games played (fewer when the SPRT decides)
     tc: str = "10+0.1"               # base+increment in seconds, see TimeControl.parse
     concurrency: int = 1
-    pgn: str | None = None           # games are appended here as they finish
+    pgn: str | None = None           # games are appended here as they finish (kept: the
+                                     # games already in the file)
     sprt: SprtConfig | None = None
     cwd: str = str(ROOT)             # where the engines are started
     seed: int | None = None          # Alea: game i rolls its dice from seed + i
     omniscient: tuple = (False, False)  # Fog of War: engine 1, engine 2 see the whole board
+    startup_timeout: float = STARTUP_TIMEOUT  # seconds an engine has to answer uci
 
 
 @dataclass
@@ -127,9 +134,9 @@ def run_match(config: MatchConfig,
     result = MatchResult(config)
     lock = threading.Lock()
     stop = threading.Event()
-    live: set[UciEngine] = set()        # every started process, for a hard stop
+    live: set[UciEngine | Unstarted] = set()    # every started engine, for a hard stop
     errors: list[BaseException] = []
-    pgn = open(config.pgn, "w") if config.pgn else None
+    pgn = open_to_append(config.pgn) if config.pgn else None
 
     def count(idx: int, rec: GameRecord, swapped: bool) -> None:
         """Tally one finished game (the lock is held)."""
@@ -159,49 +166,39 @@ def run_match(config: MatchConfig,
         if stop.is_set():
             raise _Abandoned
 
-    def start(k: int) -> UciEngine:
+    def start(k: int) -> UciEngine | Unstarted:
+        """Engine ``k`` (0 or 1), named ``engine1``/``engine2`` as in the summary; an
+        ``Unstarted`` when it cannot be started, which loses its game in play_game."""
         cmd, opts = ((config.engine1, config.options1), (config.engine2, config.options2))[k]
-        eng = UciEngine(cmd, options=opts, cwd=config.cwd)
+        eng = start_player(cmd, f"engine{k + 1}", options=opts, cwd=config.cwd,
+                           startup_timeout=config.startup_timeout)
         with lock:
             live.add(eng)
         return eng
 
     def worker() -> None:
-        engines: list[UciEngine | None] = [None, None]
+        engines: list[UciEngine | Unstarted | None] = [None, None]
         try:
             while True:
                 with lock:
                     if stop.is_set() or not jobs:
                         return
                     idx, opening, swapped = jobs.pop(0)
-                failed = None
                 for k in (0, 1):
                     if engines[k] is None or not engines[k].alive:
                         with lock:
                             live.discard(engines[k])
-                        try:
-                            engines[k] = start(k)
-                        except (EngineError, OSError) as exc:
-                            engines[k], failed = None, (k, exc)
-                            break
-                if failed is not None:          # an engine that cannot start loses the game
-                    k, exc = failed
-                    side = k if not swapped else 1 - k
-                    rec = GameRecord(config.variant, "", "?", "?", white_score=float(side),
-                                     termination=f"engine{k + 1} failed to start: {exc}",
-                                     crashed=side)
-                else:
-                    white, black = (engines[1], engines[0]) if swapped else (engines[0], engines[1])
-                    try:
-                        omniscient = (config.omniscient[::-1] if swapped
-                                      else config.omniscient)
-                        referee = referee_for(config.variant, seed=game_seed(config.seed, idx),
-                                              omniscient=omniscient)
-                        rec = play_game(white=white, black=black, variant=config.variant, tc=tc,
-                                        opening=opening, on_move=abandon_if_stopping,
-                                        referee=referee)
-                    except _Abandoned:
-                        return
+                        engines[k] = start(k)
+                white, black = (engines[1], engines[0]) if swapped else (engines[0], engines[1])
+                try:
+                    omniscient = config.omniscient[::-1] if swapped else config.omniscient
+                    referee = referee_for(config.variant, seed=game_seed(config.seed, idx),
+                                          omniscient=omniscient)
+                    rec = play_game(white=white, black=black, variant=config.variant, tc=tc,
+                                    opening=opening, on_move=abandon_if_stopping,
+                                    referee=referee)
+                except _Abandoned:
+                    return
                 with lock:
                     # A game that ends after the stop (or was cut short by a hard stop)
                     # is abandoned too: the tally stays the one the verdict was reached on.

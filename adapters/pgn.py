@@ -18,10 +18,18 @@ Alea FEN (``[AleaFEN "..."]``, jokers by level included). Moves are the protocol
 ``castle:e1g1``); the dice shown before a move stand in a comment in front of it,
 ``{dice nq}`` (``{dice -}``: none could be shown), rerolls included
 (``{dice nq; reroll; dice bq}``); free-phase moves have no comment. ``PlyCount`` counts
-moves, not rerolls."""
+moves, not rerolls.
+
+Every lost game's reason is its ``Termination`` tag. A game lost by an engine that crashed
+or never started also carries that engine's last stderr lines (``rec.stderr``) as a
+comment after the last move, one line each (indented, braces made parentheses):
+``{engine1 stderr, last lines:\n  Traceback ...}``.
+
+``open_to_append`` opens a PGN file to add games at its end, keeping those already in it."""
 from __future__ import annotations
 
 import datetime
+import os
 
 VARIANT_TAG = {"chess": "Standard", "grand": "Grand", "hexagonal": "Glinski",
                "fogofwar": "Fog of War", "alea": "Alea"}
@@ -44,8 +52,36 @@ def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_
     if first_fen != start:
         tags += [("SetUp", "1"), ("FEN", first_fen)]
     head = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in tags)
-    body = " ".join(part for part in (_movetext(rec, first_fen), rec.result) if part)
+    body = " ".join(part for part in (_movetext(rec, first_fen), _stderr_comment(rec),
+                                      rec.result) if part)
     return f"{head}\n\n{body}\n"
+
+
+def open_to_append(path):
+    """Open the PGN file ``path`` (created when missing) to write games at its end, after
+    the games already in it. A file that does not end in a blank line gets one first, so
+    that the next game's tags cannot run into the last game's movetext."""
+    with open(path, "ab+") as probe:
+        probe.seek(max(probe.seek(0, os.SEEK_END) - 2, 0))
+        tail = probe.read()
+    fh = open(path, "a", encoding="utf-8")
+    if tail and not tail.endswith(b"\n\n"):
+        fh.write("\n" if tail.endswith(b"\n") else "\n\n")
+    return fh
+
+
+def _stderr_comment(rec) -> str:
+    """The crashed engine's last stderr lines as one PGN comment ("" when there are
+    none). Each line is indented, so none can start a PGN escape (``%``) or look like a
+    tag; braces, which would end the comment, become parentheses, and control characters
+    question marks."""
+    if rec.crashed is None or not rec.stderr:
+        return ""
+    table = {ord("{"): "(", ord("}"): ")"}
+    lines = ["".join(c if c.isprintable() or c == "\t" else "?" for c in line.translate(table))
+             for line in rec.stderr]
+    who = (rec.white, rec.black)[rec.crashed]
+    return "{" + f"{who} stderr, last lines:" + "".join(f"\n  {line}" for line in lines) + "}"
 
 
 def _initial_fen(rec) -> str:
@@ -121,5 +157,6 @@ def _alea_pgn(rec, time_control: str, event: str, round_no) -> str:
         if not white:
             number += 1
         white = not white
-    body = " ".join(out + ["{" + "; ".join(notes) + "}"] * bool(notes) + [rec.result])
+    tail = ("{" + "; ".join(notes) + "}" if notes else "", _stderr_comment(rec), rec.result)
+    body = " ".join(out + [part for part in tail if part])
     return f"{head}\n\n{body}\n"

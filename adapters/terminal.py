@@ -75,7 +75,7 @@ from pathlib import Path
 
 from adapters.arbiter import GameOver, Referee, TimeControl, play_game, referee_for
 from adapters.fog_referee import parse_fog_position
-from adapters.uci_engine import EngineError, UciEngine
+from adapters.uci_engine import EngineError, UciEngine, brief
 from engine.board import Board
 from engine.drawing import draw
 from engine.fog import parse_view_fen, view_board, view_moves
@@ -950,6 +950,7 @@ def play_in_terminal(variant: str, humans: tuple, engine=None, colour: int = 0,
     if rec.moves:
         out.write(f"Last move: {rec.moves[-1]}\n")
     out.write(f"Game over: {rec.result} ({rec.termination})\n")
+    out.write("".join(f"  {line}\n" for line in rec.stderr_brief()))
     out.flush()
     return rec
 
@@ -1026,8 +1027,10 @@ def main(argv=None) -> int:
         print(f"Starting {args.engine} ...", flush=True)
         try:
             engine = UciEngine(args.engine, options=options, cwd=str(ROOT))
-        except (EngineError, OSError) as exc:
+        except EngineError as exc:
             print(f"error: the engine did not start: {exc}", file=sys.stderr)
+            for line in brief(exc.stderr):
+                print(f"  its stderr: {line}", file=sys.stderr)
             return 1
         what = f"Daily Dice {day.isoformat()}" if day else \
             "alea (classic mode)" if args.classic else variant
@@ -1048,10 +1051,14 @@ def main(argv=None) -> int:
         for line in record_daily(day, rec, colour):
             print(line)
     if args.pgn:
-        from adapters.pgn import write_pgn
-        with open(args.pgn, "a") as fh:
-            fh.write(write_pgn(rec, tc.pgn() if tc else "-", event="Quantum terminal game")
-                     + "\n")
+        from adapters.pgn import open_to_append, write_pgn
+        try:
+            with open_to_append(args.pgn) as fh:
+                fh.write(write_pgn(rec, tc.pgn() if tc else "-", event="Quantum terminal game")
+                         + "\n")
+        except OSError as exc:
+            print(f"error: the game could not be written to {args.pgn}: {exc}", file=sys.stderr)
+            return 1
         print(f"Game written to {args.pgn}")
     return 0
 

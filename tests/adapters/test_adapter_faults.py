@@ -1,6 +1,7 @@
 """Every way an engine can misbehave loses it the game, with the reason recorded on the
 right side: crash, hang, illegal / malformed / wrongly empty move, overrunning the clock,
-and (at startup) never answering ``uci``."""
+and (at startup) never answering ``uci``, exiting at once or not existing at all. A
+crashed engine's last stderr lines are kept in the record, and its stderr never blocks it."""
 from __future__ import annotations
 
 import subprocess
@@ -8,9 +9,10 @@ import time
 
 import pytest
 
-from adapterkit import fake_argv, replay
-from adapters import uci_engine
+from adapterkit import FAKE, fake_argv, replay
+from adapters import arbiter, uci_engine
 from adapters.arbiter import TimeControl, play_game
+from adapters.openings import openings_for
 from adapters.uci_engine import EngineError, UciEngine
 
 TC = TimeControl(2.0, 0.05)
@@ -119,3 +121,65 @@ def test_engine_that_exits_at_once_raises(monkeypatch):
     import sys
     with pytest.raises(EngineError, match="exited"):
         UciEngine([sys.executable, "-c", "pass"], name="nothing", startup_timeout=20.0)
+
+
+@pytest.mark.parametrize("command, words", [
+    (["/nonexistent/engine"], "could not be started (No such file or directory"),
+    ('"unbalanced quote', "bad engine command"),
+    ("", "empty engine command"),
+], ids=["missing", "bad-quoting", "empty"])
+def test_commands_that_cannot_start_raise_engine_error(command, words):
+    """Callers catch one exception for every start failure, not OSError, ValueError..."""
+    with pytest.raises(EngineError) as caught:
+        UciEngine(command, name="nothing", startup_timeout=20.0)
+    assert words in str(caught.value)
+
+
+def test_engine_exiting_at_start_gives_status_and_stderr():
+    with pytest.raises(EngineError) as caught:
+        UciEngine(fake_argv("exit"), name="fake-exit", startup_timeout=20.0)
+    # (the "uci" sent may find the pipe already closed: then no "waiting for uciok")
+    assert str(caught.value).startswith("fake-exit exited with status 4")
+    assert caught.value.stderr == ("random_mover: exit mode, leaving before uci",)
+
+
+def _fake_last_words() -> list[str]:
+    """What the ``crash`` fake writes to stderr as it dies (fakes/random_mover.py)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("random_mover", FAKE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.last_words()
+
+
+def test_crash_keeps_the_last_stderr_lines_bounded(spawn):
+    """The fake floods stderr (far past a pipe buffer: a host that did not drain it would
+    see a hang, not a crash), then writes a 10 000-character line and 12 short ones: the
+    record keeps the last STDERR_LINES lines, the long one cut to STDERR_WIDTH."""
+    rec, _, _ = play_fault(spawn, "crash", 1)
+    assert rec.crashed == 1 and rec.time_forfeit is None, rec.termination
+    assert rec.termination == "fake-crash crashed: fake-crash exited with status 3"
+    words = _fake_last_words()
+    kept = words[-uci_engine.STDERR_LINES:]
+    long = kept.index("L" * 10_000)
+    kept[long] = "L" * uci_engine.STDERR_WIDTH + " ..."
+    assert rec.stderr == kept
+    assert rec.stderr[-1] == "last words 12 of 12"
+
+
+@pytest.mark.parametrize("faulty_side", [0, 1], ids=["unstarted-white", "unstarted-black"])
+def test_engine_that_cannot_start_loses_before_the_opening(spawn, faulty_side):
+    """``start_player`` stands an Unstarted in for an engine that exits at once: it loses
+    the game with the reason and its stderr, no move played (not even the book's), and
+    it never counts as alive, so a runner tries to start it again."""
+    bad = arbiter.start_player(fake_argv("exit"), "fake-exit", startup_timeout=20.0)
+    assert isinstance(bad, arbiter.Unstarted) and not bad.alive
+    good = spawn("good", 7)
+    white, black = (bad, good) if faulty_side == 0 else (good, bad)
+    rec = play_game(white, black, "chess", TC, opening=openings_for("chess")[0])
+    assert rec.crashed == faulty_side and rec.white_score == float(faulty_side)
+    assert rec.termination.startswith("fake-exit failed to start the game: "
+                                      "fake-exit exited with status 4")
+    assert rec.stderr == ["random_mover: exit mode, leaving before uci"]
+    assert rec.moves == [] and rec.start_fen == rec.initial_fen
+    assert (rec.white, rec.black)[faulty_side] == "fake-exit"

@@ -1,13 +1,18 @@
 """The match runner (adapters/match.py, scripts/match) end to end with fake engines: it
 survives an engine that keeps crashing (restarting it for every game) and reports the
-crashes in its summary; the SPRT ends it early; the PGN grows game by game; Ctrl-C stops
-it with the summary; a terminal gets one redrawn progress line; --plot writes a PNG."""
+crashes, with the engine's last stderr lines, in its output and PGN; an engine that
+cannot start (silent, exiting at once, missing) loses each game and the match goes on;
+the SPRT ends it early; the PGN grows game by game after the games already in the file;
+Ctrl-C stops it with the summary; a terminal gets one redrawn progress line; --plot
+writes a PNG."""
 from __future__ import annotations
 
+import io
 import os
 import pty
 import re
 import select
+import shlex
 import shutil
 import signal
 import subprocess
@@ -15,6 +20,7 @@ import sys
 import threading
 from pathlib import Path
 
+import chess.pgn
 import pytest
 
 from adapterkit import MATCH, REPO_ROOT, fake_command
@@ -47,6 +53,12 @@ def test_match_survives_a_crashing_engine(tmp_path):
     text = pgn.read_text()
     assert text.count('[Event "Quantum match"]') == 4
     assert text.count("crashed") == 4
+    # Its last stderr lines: the last few under each game's line, the last 20 in the PGN.
+    assert out.count("\n  RandomMover-crash stderr: last words 10 of 12\n"
+                     "  RandomMover-crash stderr: last words 11 of 12\n"
+                     "  RandomMover-crash stderr: last words 12 of 12\n") == 4, out
+    assert text.count("\n  last words 1 of 12\n") == 4
+    assert text.count("\n  last words 12 of 12} ") == 4
 
 
 # -- SPRT, incremental PGN, interruption, progress, plot -----------------------------
@@ -119,6 +131,30 @@ def test_pgn_holds_every_game_as_soon_as_it_is_counted(tmp_path):
     result = match.run_match(config, on_game=on_game)
     assert result.games == 3
     assert seen == [(1, 1, True), (2, 2, True), (3, 3, True)]
+
+
+OLD_GAME = '[Event "Earlier match"]\n[Result "*"]\n\n1. e4 *\n'
+
+
+def read_games(text: str) -> list:
+    """Every game of a PGN text, each read by python-chess without an error."""
+    stream, games = io.StringIO(text), []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        assert not game.errors, game.errors
+        games.append(game)
+    return games
+
+
+def test_pgn_keeps_the_games_already_in_the_file(tmp_path):
+    """--pgn appends, as it says: it used to truncate the file first."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(OLD_GAME)
+    config = MatchConfig(engine1=fake_command("good", 1), engine2=fake_command("crash", 2),
+                         games=2, tc="2+0.05", pgn=str(pgn), cwd=str(REPO_ROOT))
+    assert match.run_match(config).games == 2
+    text = pgn.read_text()
+    assert text.startswith(OLD_GAME)
+    assert [g.headers["Event"] for g in read_games(text)] == ["Earlier match"] + ["Quantum match"] * 2
 
 
 def test_ctrl_c_stops_cleanly_with_the_summary_and_the_games_played(tmp_path):
@@ -209,3 +245,60 @@ def test_plot_without_matplotlib_fails_before_playing(tmp_path):
     assert "--plot needs matplotlib" in proc.stderr
     assert "game 1/" not in proc.stdout
     assert not png.exists() and not pgn.exists()
+
+
+# -- engines that cannot start ---------------------------------------------------------
+def test_engine_that_never_sends_uciok_loses_and_the_match_goes_on(tmp_path):
+    """The issue's case: a silent engine used to end the match with ``ValueError: empty
+    fen`` from the PGN writer, losing the summary and every game. Now each game is a loss
+    for it, with the reason, appended after the game already in the file."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(OLD_GAME)
+    config = MatchConfig(engine1=fake_command("mute"), engine2=fake_command("good", 2),
+                         games=2, tc="2+0.05", concurrency=2, pgn=str(pgn),
+                         cwd=str(REPO_ROOT), startup_timeout=1.0)
+    result = match.run_match(config)
+    assert (result.wins, result.draws, result.losses) == (0, 0, 2)
+    assert result.crashes == [2, 0] and result.stopped == match.COMPLETED
+    text = pgn.read_text()
+    assert text.startswith(OLD_GAME)
+    games = read_games(text)
+    assert [g.headers["Event"] for g in games] == ["Earlier match"] + ["Quantum match"] * 2
+    by_round = {g.headers["Round"]: g for g in games[1:]}
+    assert by_round["1"].headers["Result"] == "0-1" and by_round["2"].headers["Result"] == "1-0"
+    for game in games[1:]:
+        assert game.headers["Termination"] == ("engine1 failed to start the game: engine1 "
+                                               "did not answer in 1.0 s (waiting for uciok)")
+        assert list(game.mainline_moves()) == []
+
+
+@pytest.mark.parametrize("mode", ["exit", "missing"])
+def test_match_script_goes_on_past_an_engine_that_cannot_start(tmp_path, mode):
+    """An engine that exits at once, or whose command does not exist, loses every game
+    (started again for each: the exiting fake logs 3 starts), counted as crashes, with
+    its stderr under the game lines; no traceback, and the PGN keeps its old game."""
+    pgn, starts = tmp_path / "games.pgn", tmp_path / "starts"
+    pgn.write_text(OLD_GAME)
+    engine1 = (f"env FAKE_PIDFILE={shlex.quote(str(starts))} {fake_command('exit')}"
+               if mode == "exit" else str(tmp_path / "no-such-engine"))
+    proc = run_match(engine1, fake_command("good", 2), "--games", "3", "--tc", "2+0.05",
+                     "--pgn", str(pgn))
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    out = proc.stdout
+    why = ("engine1 exited with status 4" if mode == "exit" else
+           f"engine1 could not be started (No such file or directory: {tmp_path}/no-such-engine)")
+    games = re.findall(r"^game (\d)/3: (\S+) engine1 failed to start the game: (.*) \(0 plies\)",
+                       out, re.M)
+    assert [(n, r) for n, r, _ in games] == [("1", "0-1"), ("2", "1-0"), ("3", "0-1")], out
+    assert all(w.startswith(why) for _, _, w in games), out
+    assert re.search(r"^time forfeits e1/e2: 0/0\s+illegal: 0/0\s+crashes: 3/0$", out, re.M), out
+    assert re.search(r"^score 0\.0/3 \(0\.0%\)", out, re.M), out
+    if mode == "exit":
+        assert out.count("\n  engine1 stderr: random_mover: exit mode, leaving before uci\n") == 3
+        assert len(starts.read_text().split()) == 3
+    text = pgn.read_text()
+    assert text.startswith(OLD_GAME)
+    games = read_games(text)
+    assert len(games) == 4
+    assert all(g.headers["Termination"].startswith(f"engine1 failed to start the game: {why}")
+               for g in games[1:])

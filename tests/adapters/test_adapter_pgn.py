@@ -1,6 +1,7 @@
 """write_pgn: standard chess as SAN that python-chess reads back, Grand and hexagonal as
-coordinate movetext with the project's result strings, and SetUp/FEN exactly when the
-game did not begin at the variant's start position."""
+coordinate movetext with the project's result strings, SetUp/FEN exactly when the game
+did not begin at the variant's start position, a crashed engine's stderr as a comment;
+open_to_append keeps the games already in a file."""
 from __future__ import annotations
 
 import io
@@ -12,7 +13,7 @@ import chess.pgn
 import pytest
 
 from adapterkit import replay
-from adapters import arbiter
+from adapters import arbiter, pgn
 from adapters.arbiter import GameRecord, TimeControl, play_game
 from adapters.openings import openings_for
 from adapters.pgn import write_pgn
@@ -170,3 +171,69 @@ def test_coordinate_movetext_numbers_from_the_start_fen():
                      termination="x", initial_fen=fen)
     body = write_pgn(rec).split("\n\n", 1)[1]
     assert body.startswith(f"{fen.split()[-1]}... {reply} ")
+
+
+# -- a crashed engine's stderr, appending to a file ------------------------------------
+# Lines a PGN comment must not pass through as they are: a brace would end it, a line
+# starting with % is a PGN escape line, one starting with [ looks like a tag.
+STDERR = ["Traceback (most recent call last):", "%escape-looking", "[Tag-looking \"x\"]",
+          "KeyError: {'a': 1}\x07"]
+STDERR_COMMENT = ("Crashy stderr, last lines:\n  Traceback (most recent call last):\n"
+                  "  %escape-looking\n  [Tag-looking \"x\"]\n  KeyError: ('a': 1)?")
+
+
+def test_crashed_engines_stderr_is_a_comment_python_chess_reads():
+    rec = random_record("chess", 5, 11, white_score=1.0, crashed=1, stderr=STDERR,
+                        termination="Crashy crashed: Crashy exited with status 1")
+    rec.black = "Crashy"
+    text = write_pgn(rec)
+    game = read_back(text)
+    assert game.end().comment == STDERR_COMMENT
+    assert [m.uci() for m in game.mainline_moves()] == rec.moves
+    assert game.headers["Result"] == "1-0"
+    assert game.headers["Termination"] == rec.termination
+
+
+def test_unstarted_engines_stderr_comment_in_a_game_without_moves():
+    """A game lost at the start has no moves: the comment stands before the result."""
+    rec = GameRecord("chess", Board("chess").fen(), "Crashy", "B", white_score=0.0,
+                     crashed=0, stderr=STDERR, termination="Crashy failed to start the game")
+    game = read_back(write_pgn(rec))
+    assert game.comment == STDERR_COMMENT and game.headers["Result"] == "0-1"
+    assert list(game.mainline_moves()) == []
+
+
+@pytest.mark.parametrize("variant", ["hexagonal", "alea"])
+def test_stderr_comment_in_coordinate_and_alea_movetext(variant):
+    rec = GameRecord(variant, "", "W", "Crashy", white_score=1.0, crashed=1,
+                     stderr=STDERR, termination="x")
+    if variant != "alea":
+        rec.start_fen = Board(variant).fen()
+    assert movetext(write_pgn(rec)) == "{" + STDERR_COMMENT + "} 1-0"
+
+
+def test_no_stderr_comment_unless_the_engine_crashed():
+    rec = random_record("chess", 3, 12, white_score=1.0, illegal=1, stderr=STDERR,
+                        termination="x")
+    assert "{" not in movetext(write_pgn(rec))
+
+
+@pytest.mark.parametrize("old", ["", "[Event \"old\"]\n\n1. e4 *", "[Event \"old\"]\n\n1. e4 *\n",
+                                 "[Event \"old\"]\n\n1. e4 *\n\n"],
+                         ids=["empty", "no-newline", "one-newline", "blank-line"])
+def test_open_to_append_keeps_the_games_already_there(tmp_path, old):
+    path = tmp_path / "games.pgn"
+    path.write_text(old)
+    rec = random_record("chess", 4, 13, white_score=0.5, termination="x")
+    with pgn.open_to_append(path) as fh:
+        fh.write(write_pgn(rec) + "\n")
+    text = path.read_text()
+    assert text.startswith(old)
+    stream = io.StringIO(text)
+    games = []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        assert not game.errors
+        games.append(game)
+    assert [g.headers["Event"] for g in games] == ["old"] * bool(old) + ["Quantum match"]
+    assert [m.uci() for m in games[-1].mainline_moves()] == rec.moves
+    assert text.endswith("\n\n") and ("\n\n\n" not in text)

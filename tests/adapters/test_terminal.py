@@ -1,8 +1,9 @@
 """The human terminal mode (adapters/terminal.py) and the arbiter's player and referee
 hooks it stands on: a HumanPlayer fed a scripted input plays through play_game against
 the random-moving fake engine, or against a second HumanPlayer (hot seat), and the CLI
-runs end to end under pexpect and with piped input. In Fog of War the human sees only
-the view, and a hot-seat game drops a curtain between the turns."""
+runs end to end under pexpect and with piped input; an engine that does not start, or
+crashes, is reported with its last stderr lines, never a traceback. In Fog of War the
+human sees only the view, and a hot-seat game drops a curtain between the turns."""
 from __future__ import annotations
 
 import io
@@ -309,6 +310,37 @@ def test_cli_two_humans_writes_the_pgn(tmp_path):
     assert '[White "Human 1"]' in text and '[Black "Human 2"]' in text
     assert '[Termination "checkmate"]' in text and '[TimeControl "-"]' in text
     assert "1. f3 e5 2. g4 Qh4# 0-1" in text
+
+
+@pytest.mark.parametrize("engine, words", [
+    (fake_command("exit"), "exited with status 4"),
+    ('"unbalanced quote', "bad engine command"),
+    ("/nonexistent/engine", "could not be started (No such file or directory"),
+], ids=["exits-at-once", "bad-quoting", "missing"])
+def test_cli_reports_an_engine_that_does_not_start(engine, words):
+    proc = subprocess.run([sys.executable, "-m", "adapters.terminal", "--engine", engine,
+                           "--tc", "none"], input="", check=False, capture_output=True,
+                          text=True, cwd=REPO_ROOT, timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith("error: the engine did not start: ") and words in first
+    if "exit" in engine:
+        assert proc.stderr.splitlines()[1:] == [
+            "  its stderr: random_mover: exit mode, leaving before uci"]
+
+
+def test_engine_crash_is_shown_with_its_last_stderr_lines(spawn):
+    """The fake plays White and dies at its 3rd go; the person's fallback moves cover
+    whatever its first two moves were."""
+    player, _ = human("a7a6\nh7h6\nb7b6\ng7g6\n")
+    out = io.StringIO()
+    rec = play_in_terminal("chess", (player,), spawn("crash", 3), colour=1, tc=TC, output=out)
+    assert rec.crashed == 0 and rec.result == "0-1"
+    assert out.getvalue().endswith(
+        "Game over: 0-1 (fake-crash crashed: fake-crash exited with status 3)\n"
+        "  RandomMover-crash stderr: last words 10 of 12\n"
+        "  RandomMover-crash stderr: last words 11 of 12\n"
+        "  RandomMover-crash stderr: last words 12 of 12\n")
 
 
 def test_cli_rejects_a_bad_option():

@@ -6,7 +6,9 @@ with engine.board.Board, for any variant Quantum knows.
 
 MODE is ``good`` (default) or one way of misbehaving:
 
-    crash     exits (status 3) when it receives its 3rd ``go``
+    crash     exits (status 3) when it receives its 3rd ``go``, after writing its last
+              words to stderr (``last_words``: a flood bigger than any pipe buffer, then
+              an overlong line and a few short ones)
     hang      never answers its 2nd ``go`` (stops reading its input altogether)
     illegal   answers its 2nd ``go`` with a well-formed move that is not legal there
     garbage   answers its 2nd ``go`` with ``bestmove zz99``
@@ -14,8 +16,10 @@ MODE is ``good`` (default) or one way of misbehaving:
     slow      on its 1st ``go`` sleeps 0.4 s past its own clock, then answers a legal move
     veryslow  on its 1st ``go`` sleeps 1.6 s past its own clock, then answers a legal move
     mute      never answers ``uci`` (stays silent, exits after 60 s at the latest)
+    exit      exits (status 4) at once, saying why on stderr, before reading anything
 
-With ``FAKE_PIDFILE`` set in the environment the process writes its pid there first.
+With ``FAKE_PIDFILE`` set in the environment the process first appends its pid there, one
+line per start (so a test can count how often an engine was started).
 Counts are per process: a restarted engine starts counting again.
 """
 from __future__ import annotations
@@ -33,7 +37,17 @@ if str(ROOT) not in sys.path:
 from engine.board import Board  # noqa: E402
 from engine.notation import move_cells  # noqa: E402
 
-MODES = ("good", "crash", "hang", "illegal", "garbage", "none", "slow", "veryslow", "mute")
+MODES = ("good", "crash", "hang", "illegal", "garbage", "none", "slow", "veryslow", "mute",
+         "exit")
+FLOOD_LINES = 5000          # of 99 characters: about 500 KB, far past a pipe's 64 KB
+LONG_LINE = 10_000          # characters
+LAST_LINES = 12             # short numbered lines after the long one
+
+
+def last_words() -> list[str]:
+    """What ``crash`` writes to stderr before it exits, line by line."""
+    return ([f"flood {i:05d} " + "." * 87 for i in range(FLOOD_LINES)] + ["L" * LONG_LINE]
+            + [f"last words {i} of {LAST_LINES}" for i in range(1, LAST_LINES + 1)])
 
 
 def say(line: str) -> None:
@@ -81,6 +95,8 @@ class Fake:
         legal = self.board.legal_moves()
         mode, n = self.mode, self.gos
         if mode == "crash" and n == 3:
+            sys.stderr.write("".join(line + "\n" for line in last_words()))
+            sys.stderr.flush()
             os._exit(3)
         if mode == "hang" and n == 2:
             time.sleep(3600)
@@ -117,6 +133,9 @@ class Fake:
         if self.mode == "mute":
             time.sleep(60)
             return 0
+        if self.mode == "exit":
+            print("random_mover: exit mode, leaving before uci", file=sys.stderr)
+            return 4
         for raw in sys.stdin:
             parts = raw.split()
             if not parts:
@@ -154,7 +173,8 @@ def main(argv: list[str]) -> int:
     seed = int(argv[2]) if len(argv) > 2 else None
     pidfile = os.environ.get("FAKE_PIDFILE")
     if pidfile:
-        Path(pidfile).write_text(str(os.getpid()))
+        with open(pidfile, "a") as fh:
+            fh.write(f"{os.getpid()}\n")
     return Fake(mode, seed).run()
 
 
