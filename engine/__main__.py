@@ -1,6 +1,6 @@
 """Command line: ``quantum`` (or ``python -m engine``) speaks UCI on stdin/stdout.
 
-Subcommands are for tools and humans: ``quantum perft <variant> <depth> [fen]`` prints a
+``quantum --version`` prints the version. Subcommands are for tools and humans: ``quantum perft <variant> <depth> [fen]`` prints a
 Stockfish-style divide; ``quantum bench [depth]`` searches a fixed position set and ends
 with Stockfish's three summary lines (how OpenBench and fishtest call engines);
 ``quantum profile show|reset [--opponent NAME] [--file PATH]`` reads or resets the
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine import __version__, datafiles
 from engine.engine import Engine
 from engine.notation import perft_lines
 
@@ -80,8 +81,10 @@ COMMANDS = {"uci": _run_uci, "perft": _run_perft, "bench": _run_bench, "profile"
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="quantum", description="Quantum, a multi-variant chess engine. "
-                                    "Without a command it speaks UCI on stdin/stdout.")
+        prog="quantum", description="Quantum, a multi-variant chess engine (standard chess, "
+                                    "Grand Chess, Gliński hexagonal chess, Fog of War, "
+                                    "Alea). Without a command it speaks UCI on stdin/stdout.")
+    parser.add_argument("--version", action="version", version=f"quantum {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="command")
     sub.add_parser("uci", help="speak UCI on stdin/stdout (the default)")
     perft = sub.add_parser("perft", help="count leaf nodes per root move (divide)")
@@ -105,10 +108,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Dispatch on the first argument; no arguments means the UCI loop."""
+    """Dispatch on the first argument; no arguments means the UCI loop. Every command
+    first checks that the installation holds its data files (engine/datafiles.py)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "uci"
+    try:
+        datafiles.check()
+    except datafiles.DataFileError as exc:
+        print(f"quantum: error: {exc}", file=sys.stderr)
+        return 3
     if command == "bench" and args.depth is None:
         from engine.bench import DEFAULT_DEPTH
         args.depth = DEFAULT_DEPTH

@@ -19,6 +19,8 @@ from collections import deque
 from functools import lru_cache
 from pathlib import Path
 
+from engine.datafiles import DataFileError
+
 PARAM_DIR = Path(__file__).with_name("params")
 MERGED = ("value", "phase", "centre", "mobility", "mobility_base", "open_file", "pawn", "king", "misc")
 PARAMS_ENV = "QUANTUM_PARAMS_"          # + the variant name in capitals: an override file
@@ -34,9 +36,13 @@ def load_params(name: str) -> dict:
 
 
 def _load_shipped(name: str) -> dict:
+    """The shipped weights of a variant: every variant has its file (it may ``extends``
+    another). A missing one is an incomplete installation, never a reason to play with
+    empty weights (an install without its params once evaluated every position as 0)."""
     path = PARAM_DIR / f"{name}.toml"
-    if not path.exists():
-        return _load_shipped("chess") if name != "chess" else {}
+    if not path.is_file():
+        raise DataFileError(f"{path} is missing: the installation is incomplete "
+                            "(reinstall Quantum)")
     return _load_file(path, f"params/{name}.toml")
 
 
