@@ -5,16 +5,19 @@ answers. Every stream is reopened when it drops; the decisions live in ``policy`
 """
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import berserk
 import requests
 from berserk.clients.base import BaseClient
 from berserk.exceptions import ApiError, ResponseError
+from berserk.formats import FormatHandler
 
 from adapters.lichess import policy
 from adapters.uci_engine import EngineError, UciEngine
@@ -51,20 +54,62 @@ class _Session(berserk.TokenSession):
         return super().request(*args, **kwargs)
 
 
-class _BotExtras(BaseClient):
-    """Bot API endpoints berserk's ``Bots`` client lacks."""
+def event_of(line: bytes, stream: str) -> dict | None:
+    """One NDJSON line of a stream as an event; None for a keep-alive, and for a line that
+    is not a JSON object (logged), which is skipped rather than ending the stream."""
+    if not line.strip():
+        return None
+    try:
+        event = json.loads(line)
+    except ValueError:                  # also bytes that are not UTF-8
+        log.warning("%s: ignoring a line that is not JSON: %r", stream, line[:200])
+        return None
+    if not isinstance(event, dict):
+        log.warning("%s: ignoring a line that is not a JSON object: %r", stream, line[:200])
+        return None
+    return event
+
+
+class _Lines(FormatHandler):
+    """An NDJSON stream read line by line through ``event_of`` (berserk's own reader
+    raises on the first malformed line, which would end the stream's thread)."""
+
+    def __init__(self, stream: str):
+        super().__init__(mime_type="application/x-ndjson")
+        self.stream = stream
+
+    def parse_stream(self, response) -> Iterator[dict | None]:
+        for line in response.iter_lines():
+            yield event_of(line, self.stream)
+
+
+class _Api(BaseClient):
+    """The Bot API requests the bridge makes itself: both streams (yielding None at each
+    keep-alive, so that their readers can check for news), and the draw answer berserk
+    lacks. Stream events are left as the server sent them (no berserk conversions, which
+    raise on odd values)."""
+
+    def account(self):
+        return self._r.get("/api/account")
+
+    def events(self) -> Iterator[dict | None]:
+        return self._r.get("/api/stream/event", stream=True, fmt=_Lines("event stream"))
+
+    def game_stream(self, game_id: str) -> Iterator[dict | None]:
+        return self._r.get(f"/api/bot/game/stream/{game_id}", stream=True,
+                           fmt=_Lines(f"game {game_id}"))
 
     def answer_draw(self, game_id: str, accept: bool) -> None:
         self._r.post(f"/api/bot/game/{game_id}/draw/{'yes' if accept else 'no'}")
 
 
-def make_client(config: Config, username: str = "") -> tuple[berserk.Client, _BotExtras]:
+def make_client(config: Config, username: str = "") -> tuple[berserk.Client, _Api]:
     """A client of its own for each thread (requests sessions are not thread-safe). The
     User-Agent names the bot, as lichess asks; pychess.org tells bots apart by it."""
     session = _Session(config.token)
     session.headers["User-Agent"] = f"quantum-lichess-bridge/{USER_AGENT_VERSION} user:{username}"
     base = config.url.rstrip("/") + "/"
-    return berserk.Client(session, base_url=base), _BotExtras(session, base_url=base)
+    return berserk.Client(session, base_url=base), _Api(session, base_url=base)
 
 
 def _pause(failures: int, exc: Exception | None = None) -> None:
@@ -87,7 +132,7 @@ class Game:
 
     def __init__(self, config: Config, game_id: str, username: str):
         self.config, self.id, self.me = config, game_id, username.lower()
-        self.client, self.extras = make_client(config, username)
+        self.client, self.api = make_client(config, username)
         self.engine: UciEngine | None = None
         self.color = "white"
         self.initial_fen = "startpos"
@@ -104,7 +149,9 @@ class Game:
             while not self.done:
                 error = None
                 try:
-                    for event in self.client.bots.stream_game_state(self.id):
+                    for event in self.api.game_stream(self.id):
+                        if event is None:
+                            continue
                         failures = 0
                         self.handle(event)
                         if self.done:
@@ -136,19 +183,19 @@ class Game:
         if kind == "gameFull":
             self.start(event)
             if not self.done:
-                self.on_state(event.get("state") or {})
+                self.on_state(policy.obj(event.get("state")))
         elif kind == "gameState":
             self.on_state(event)
         elif kind == "opponentGone":
             log.info("game %s: opponent gone: %s", self.id, event.get("gone"))
 
     def start(self, full: dict) -> None:
-        key = (full.get("variant") or {}).get("key", "standard")
+        key = policy.text(policy.obj(full.get("variant")).get("key")) or "standard"
         variant = policy.VARIANTS.get(key)
-        white = full.get("white") or {}
-        white_id = (white.get("id") or white.get("name") or "").lower()
+        white = policy.obj(full.get("white"))
+        white_id = (policy.text(white.get("id")) or policy.text(white.get("name"))).lower()
         self.color = "white" if white_id == self.me else "black"
-        self.initial_fen = full.get("initialFen") or "startpos"
+        self.initial_fen = policy.text(full.get("initialFen")) or "startpos"
         if variant is None:
             log.warning("game %s: variant %s is not supported; leaving it", self.id, key)
             self.done = True
@@ -157,19 +204,20 @@ class Game:
             options = {**self.config.options, "UCI_Variant": variant}
             self.engine = UciEngine(self.config.engine, options=options)
             self.engine.new_game()
+            opponent = policy.obj(full.get("black" if self.color == "white" else "white"))
             log.info("game %s: %s as %s against %s", self.id, key, self.color,
-                     (full.get("black" if self.color == "white" else "white") or {}).get("name"))
+                     policy.text(opponent.get("name")) or "?")
 
     def on_state(self, state: dict) -> None:
-        self.status = state.get("status", "started")
+        self.status = policy.text(state.get("status")) or "started"
         if self.status != "started":
-            winner = state.get("winner")
+            winner = policy.text(state.get("winner"))
             log.info("game %s: over, %s%s", self.id, self.status,
                      f", {winner} wins" if winner else "")
             self.done = True
             return
-        moves = (state.get("moves") or "").split()
-        offered = state.get("bdraw" if self.color == "white" else "wdraw")
+        moves = policy.text(state.get("moves")).split()
+        offered = state.get("bdraw" if self.color == "white" else "wdraw") is True
         if offered and self.draw_answered_at != len(moves):
             self.answer_draw(len(moves))
         if (policy.side_to_move(self.initial_fen, moves) == self.color
@@ -182,7 +230,7 @@ class Game:
         log.info("game %s: draw offer %s (score %s)", self.id,
                  "accepted" if accept else "declined", self.score)
         try:
-            self.extras.answer_draw(self.id, accept)
+            self.api.answer_draw(self.id, accept)
         except (ApiError, requests.RequestException) as exc:
             log.warning("game %s: draw answer failed: %s", self.id, exc)
 
@@ -222,7 +270,7 @@ class Game:
 class Bot:
     def __init__(self, config: Config):
         self.config = config
-        self.client, _ = make_client(config)
+        self.client, self.api = make_client(config)
         self.events: queue.Queue = queue.Queue()
         self.games: dict[str, threading.Thread] = {}
         self.accepted: set[str] = set()     # accepted challenges whose game has not begun
@@ -233,14 +281,15 @@ class Bot:
     def run(self) -> int:
         """Serve until ``max_games`` games are over (forever without it); exit status."""
         try:
-            account = self.client.account.get()
+            account = self.api.account()
         except (ApiError, requests.RequestException) as exc:
             log.error("cannot log in to %s: %s", self.config.url, exc)
             return 1
-        self.username = account.get("username") or account.get("id", "")
-        self.me = (account.get("id") or self.username).lower()
+        account = policy.obj(account)
+        self.username = policy.text(account.get("username")) or policy.text(account.get("id"))
+        self.me = (policy.text(account.get("id")) or self.username).lower()
         log.info("connected as %s to %s", self.username, self.config.url)
-        self.client, _ = make_client(self.config, self.username)
+        self.client, self.api = make_client(self.config, self.username)
         threading.Thread(target=self._read_events, daemon=True).start()
         while not self._finished():
             try:
@@ -261,12 +310,14 @@ class Bot:
                 and not any(t.is_alive() for t in self.games.values()))
 
     def _read_events(self) -> None:
-        client, _ = make_client(self.config, self.username)
+        _, api = make_client(self.config, self.username)
         failures = 0
         while True:
             error = None
             try:
-                for event in client.bots.stream_incoming_events():
+                for event in api.events():
+                    if event is None:
+                        continue
                     failures = 0
                     self.events.put(event)
                 log.info("event stream ended, reconnecting")
@@ -284,23 +335,31 @@ class Bot:
 
     def handle(self, event: dict) -> None:
         kind = event.get("type")
-        if kind == "challenge":
-            self.on_challenge(event["challenge"])
-        elif kind == "gameStart":
-            game = event.get("game") or {}
-            self.start_game(game.get("gameId") or game.get("id"))
-        elif kind == "gameFinish":
-            game = event.get("game") or {}
-            log.info("game %s finished", game.get("gameId") or game.get("id"))
-        elif kind in ("challengeCanceled", "challengeDeclined"):
-            cid = (event.get("challenge") or {}).get("id")
-            self.accepted.discard(cid)
-            log.info("%s: %s", kind, cid)
+        if kind in ("challenge", "challengeCanceled", "challengeDeclined"):
+            challenge = policy.obj(event.get("challenge"))
+            cid = policy.valid_id(challenge.get("id"))
+            if not cid:
+                log.warning("ignoring a %s event without a valid challenge id: %.200s",
+                            kind, event)
+            elif kind == "challenge":
+                self.on_challenge(cid, challenge)
+            else:
+                self.accepted.discard(cid)
+                log.info("%s: %s", kind, cid)
+        elif kind in ("gameStart", "gameFinish"):
+            game = policy.obj(event.get("game"))
+            gid = policy.valid_id(game.get("gameId") or game.get("id"))
+            if not gid:
+                log.warning("ignoring a %s event without a valid game id: %.200s", kind, event)
+            elif kind == "gameStart":
+                self.start_game(gid)
+            else:
+                log.info("game %s finished", gid)
 
-    def on_challenge(self, challenge: dict) -> None:
-        cid = challenge["id"]
-        challenger = ((challenge.get("challenger") or {}).get("id") or "").lower()
-        if challenger == self.me:
+    def on_challenge(self, cid: str, challenge: dict) -> None:
+        challenger = policy.obj(challenge.get("challenger"))
+        challenger = policy.text(challenger.get("id")) or policy.text(challenger.get("name"))
+        if challenger.lower() == self.me:
             return                              # our own outgoing challenge
         reason = policy.decline_reason(challenge, self.config.challenges)
         # A challenge's game keeps its id; until its gameStart, it holds a slot too.
@@ -309,7 +368,7 @@ class Bot:
         if reason is None and (busy >= self.config.concurrency or (
                 limit is not None and len(self.games) + len(self.accepted) >= limit)):
             reason = "later"
-        variant = (challenge.get("variant") or {}).get("key")
+        variant = policy.text(policy.obj(challenge.get("variant")).get("key")) or "standard"
         try:
             if reason is None:
                 log.info("accepting challenge %s (%s) from %s", cid, variant, challenger)
@@ -323,9 +382,9 @@ class Bot:
             self.accepted.discard(cid)
             log.warning("challenge %s: %s", cid, exc)
 
-    def start_game(self, game_id: str | None) -> None:
+    def start_game(self, game_id: str) -> None:
         self.accepted.discard(game_id)
-        if not game_id or game_id in self.games:
+        if game_id in self.games:
             return                              # a replay after the stream reconnected
         limit = self.config.max_games
         if limit is not None and len(self.games) >= limit:

@@ -2,11 +2,13 @@
 when to agree to a draw, and what to tell the engine. No I/O here, so the unit tests call
 each one directly.
 
-Clock values arrive in milliseconds, as ints from ``gameFull`` and as ``timedelta`` from
-``gameState`` lines (berserk converts the top-level clock fields); both are accepted.
+Every function takes the server's JSON as it came: a field of the wrong type reads as
+missing (``obj``, ``text``), so no server input raises here. Clock values are
+milliseconds (ints; a ``timedelta`` is accepted too).
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import timedelta
@@ -34,6 +36,25 @@ DRAW_LEVEL_CP = 30
 DRAW_LEVEL_FROM_MOVE = 40
 
 
+def obj(value) -> dict:
+    """``value`` if it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def text(value) -> str:
+    """``value`` if it is a JSON string, else ``""``."""
+    return value if isinstance(value, str) else ""
+
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def valid_id(value) -> str:
+    """A game or challenge id fit to go into a URL path (lichess and pychess ids are 8
+    letters and digits), else ``""``: an id from the server must not reach other paths."""
+    return value if isinstance(value, str) and _ID.fullmatch(value) else ""
+
+
 @dataclass(frozen=True)
 class ChallengePolicy:
     """Which challenges to accept. ``variants`` are server keys (``standard``, ``grand``)."""
@@ -54,17 +75,17 @@ class Score:
 
 def decline_reason(challenge: dict, policy: ChallengePolicy) -> str | None:
     """None to accept the challenge, else the Bot API's decline reason key."""
-    key = (challenge.get("variant") or {}).get("key", "standard")
+    key = text(obj(challenge.get("variant")).get("key")) or "standard"
     if key not in policy.variants or key not in VARIANTS:
         # "standard" reads to the challenger as "I only play standard chess".
         return "standard" if tuple(policy.variants) == ("standard",) else "variant"
     fen = challenge.get("initialFen")
     if fen and fen != "startpos":
         return "standard" if key == "standard" else "variant"
-    tc = challenge.get("timeControl") or {}
-    if tc.get("type", "clock") != "clock" and not policy.allow_correspondence:
+    tc = obj(challenge.get("timeControl"))
+    if (tc.get("type") or "clock") != "clock" and not policy.allow_correspondence:
         return "timeControl"
-    mode = "rated" if challenge.get("rated") else "casual"
+    mode = "rated" if challenge.get("rated") is True else "casual"
     if mode not in policy.modes:
         return "casual" if mode == "rated" else "rated"
     return None
@@ -97,18 +118,19 @@ def parse_score(info_line: str) -> Score | None:
 
 
 def millis(value) -> int | None:
-    """A Bot API clock field in milliseconds (int, float or timedelta), or None."""
-    if value is None:
-        return None
+    """A Bot API clock field in milliseconds (int, float or timedelta), or None when it is
+    missing or not a finite number."""
     if isinstance(value, timedelta):
         return int(value.total_seconds() * 1000)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
     return int(value)
 
 
 def side_to_move(initial_fen: str | None, moves: list) -> str:
     """"white" or "black", from the game's initial position and the moves since."""
     first = "w"
-    if initial_fen and initial_fen != "startpos":
+    if isinstance(initial_fen, str) and initial_fen != "startpos":
         fields = initial_fen.split()
         first = fields[1] if len(fields) > 1 else "w"
     white = (first == "w") == (len(moves) % 2 == 0)
@@ -116,8 +138,10 @@ def side_to_move(initial_fen: str | None, moves: list) -> str:
 
 
 def position_command(initial_fen: str | None, moves: list) -> str:
-    start = ("startpos" if not initial_fen or initial_fen == "startpos"
-             else f"fen {initial_fen}")
+    """The UCI ``position`` line. The FEN's whitespace is squeezed to single spaces, so
+    that a FEN from the server cannot end the line and slip the engine a command."""
+    fen = " ".join(text(initial_fen).split())
+    start = "startpos" if not fen or fen == "startpos" else f"fen {fen}"
     return f"position {start}" + (" moves " + " ".join(moves) if moves else "")
 
 

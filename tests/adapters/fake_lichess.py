@@ -8,7 +8,8 @@ move on as lichess does (a flag falls while the bot thinks, too), ends games by 
 board's outcome, and plays the opponent itself: scripted moves first, then random legal
 ones from a seeded generator; it may resign, offer a draw or abort.
 ``drop_stream_at_ply`` cuts each game stream once, mid game, without the closing chunk,
-to test reconnection.
+to test reconnection; ``noise`` sends lines a bot must skip (malformed JSON, JSON that
+is no object, events of odd shape or unknown type) on every stream it opens.
 
 Also enough of the rest of the API for the real lichess-bot: token test, account,
 ``account/playing``, chat, abort, resign, and ``offeringDraw`` on moves.
@@ -36,6 +37,14 @@ from engine.board import Board
 
 BOT_ID, BOT_NAME = "quantumbot", "QuantumBot"
 OPP_ID, OPP_NAME = "randomopp", "RandomOpp"
+# Lines a bot must survive: at the head of each event stream and after each gameFull.
+EVENT_NOISE = (b'{"type": "challenge", "challenge": {"id": ', b"[1, 2]", b'"hello"', b"null",
+               b"\xff\xfe{}", b'{"type": "challenge"}', b'{"type": "gameStart", "game": 7}',
+               b'{"type": "challenge", "challenge": {"id": "../../api/x", "variant": "grand"}}',
+               b'{"type": "gameFinish", "game": {"id": ["x"]}}', b'{"type": "somethingNew"}')
+GAME_NOISE = (b'{"type": "gameState", "moves": ', b"[]", b"42", b"\xc3\x28", b'{"no": "type"}',
+              b'{"type": "chatLine", "username": "x", "text": "hi", "room": "player"}',
+              b'{"type": "opponentGone", "gone": true, "claimWinInSeconds": 30}')
 VARIANT_NAMES = {"standard": ("Standard", "Std"), "grand": ("Grand", "Grand"),
                  "crazyhouse": ("Crazyhouse", "ZH"), "chess960": ("Chess960", "960")}
 
@@ -161,10 +170,11 @@ class FakeGame:
 
 class FakeLichess:
     def __init__(self, token: str = "test-token", keepalive: float = 0.5,
-                 drop_stream_at_ply: int | None = None, port: int = 0):
+                 drop_stream_at_ply: int | None = None, port: int = 0, noise: bool = False):
         self.token = token
         self.keepalive = keepalive              # seconds between keep-alive newlines
         self.drop_stream_at_ply = drop_stream_at_ply
+        self.noise = noise
         self.cond = threading.Condition()
         self.events: list = []                  # every event stream line ever sent
         self.challenges: dict = {}              # id -> {"json", "status", "reason", ...}
@@ -520,6 +530,8 @@ class _Handler(BaseHTTPRequestHandler):
             backlog += [{"type": "challenge", "challenge": c["json"]}
                         for c in fake.challenges.values() if c["status"] == "created"]
             sent = len(fake.events)
+        for line in EVENT_NOISE if fake.noise else ():
+            self._chunk(line + b"\n")
         for event in backlog:
             self._line(event)
         while True:
@@ -550,6 +562,8 @@ class _Handler(BaseHTTPRequestHandler):
             abort = game.opponent.abort_on_start and game.status == "started"
         self._start_stream()
         self._line(first)
+        for line in GAME_NOISE if fake.noise else ():
+            self._chunk(line + b"\n")
         if abort:
             with fake.cond:
                 fake._finish(game, "aborted", None)

@@ -21,6 +21,7 @@ from engine.board import Board
 from fake_lichess import FakeLichess, Opponent
 
 from adapters.lichess import policy
+from adapters.lichess.bot import event_of
 
 TOKEN = "lip_test-token-never-logged"
 BOT_TIMEOUT = 120       # hang guard for one bot run
@@ -128,6 +129,19 @@ def test_leaves_an_aborted_game_cleanly(server):
     assert game.status == "aborted" and game.bot_moves == []
 
 
+def test_skips_malformed_lines_and_odd_events(server):
+    server.noise = True                     # bad lines on the event and game streams
+    cid = server.challenge("standard", opponent=Opponent(seed=2, resign_at_ply=8))
+    proc = run_bot(server)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr
+    assert "ignoring a line that is not JSON" in proc.stderr
+    assert "ignoring a gameStart event without a valid game id" in proc.stderr
+    game = server.game_of(cid)
+    assert game.status == "resign"
+    assert_bot_moves_legal(game)
+
+
 def test_refuses_to_start_with_a_wrong_token(server):
     proc = subprocess.run(
         [sys.executable, "-m", "adapters.lichess", "--url", server.url, "--max-games", "1"],
@@ -200,6 +214,38 @@ def test_go_command_from_state():
     assert policy.think_timeout("wtime 3000 btime 9000 winc 0 binc 0", "white", 1) == 4
     assert policy.think_timeout("wtime 3000 btime 9000 winc 0 binc 0", "black", 1) == 10
     assert policy.think_timeout("movetime 500", "black", 1) == 1.5
+
+
+def test_event_of_keeps_json_objects_only():
+    assert event_of(b'{"type": "gameState", "moves": ""}', "s") == {"type": "gameState",
+                                                                    "moves": ""}
+    for line in (b"", b"   ", b'{"type": ', b"[1]", b"null", b'"x"', b"\xff\xfe{}"):
+        assert event_of(line, "s") is None, line
+
+
+def test_decisions_take_odd_json_without_raising():
+    pol = policy.ChallengePolicy()
+    assert policy.decline_reason({"variant": "standard", "timeControl": 3, "rated": "yes"},
+                                 pol) is None           # odd fields read as missing
+    assert policy.decline_reason({"variant": {"key": 5}}, pol) is None
+    assert policy.decline_reason({"variant": {"key": "grand"}, "timeControl": []},
+                                 pol) == "standard"
+    assert policy.go_command({"wtime": "60000", "btime": None}, 700) == "movetime 700"
+    assert policy.go_command({"wtime": float("nan"), "btime": 1}, 700) == "movetime 700"
+    assert policy.go_command({"wtime": True, "btime": 1}, 700) == "movetime 700"
+    assert policy.side_to_move(7, []) == "white"
+    assert policy.valid_id("abcd1234") == "abcd1234"
+    for bad in ("../../api/x", "", "a b", "x" * 65, None, 12, ["x"]):
+        assert policy.valid_id(bad) == ""
+
+
+def test_position_command_cannot_smuggle_engine_commands():
+    fen = "8/8/8/8/8/8/8/K6k w - - 0 1\nquit"
+    line = policy.position_command(fen, ["h1g1"])
+    assert "\n" not in line and "\r" not in line
+    assert line == "position fen 8/8/8/8/8/8/8/K6k w - - 0 1 quit moves h1g1"
+    assert policy.position_command(None, []) == "position startpos"
+    assert policy.position_command(["x"], []) == "position startpos"
 
 
 def test_position_and_turn():
