@@ -1,7 +1,8 @@
 """The bot: one thread reads the account's event stream and hands events to the main loop,
-which accepts or declines challenges and starts one thread per game. A game thread reads
-the game's stream, runs its own Quantum process (UciEngine) and posts moves and draw
-answers. Every stream is reopened when it drops; the decisions live in ``policy``.
+which accepts or declines challenges and starts two threads per game: one reads the
+game's stream, the other runs the game's own Quantum process (UciEngine) and posts moves
+and draw answers. Every stream is reopened when it drops; the decisions live in
+``policy``.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ CONNECT_TIMEOUT = 10.0      # seconds to open a connection
 READ_TIMEOUT = 30.0         # seconds of silence before a stream counts as dropped
                             # (lichess sends a keep-alive newline every few seconds)
 BACKOFF = (0.5, 1, 2, 5, 10)    # seconds between reconnection attempts
+RATE_LIMIT_PAUSE = 60.0     # seconds to wait after HTTP 429
 MAX_RECONNECTS = 20         # consecutive failures before a game stream is given up
 USER_AGENT_VERSION = "0.1"
 
@@ -84,13 +86,19 @@ class _Lines(FormatHandler):
 
 
 class _Api(BaseClient):
-    """The Bot API requests the bridge makes itself: both streams (yielding None at each
-    keep-alive, so that their readers can check for news), and the draw answer berserk
-    lacks. Stream events are left as the server sent them (no berserk conversions, which
-    raise on odd values)."""
+    """The Bot API requests the bridge makes itself, their JSON left as the server sent it
+    (berserk's conversions raise on odd values): the account, the games in progress, both
+    streams (yielding None at each keep-alive, so that their readers can check for news),
+    and the draw answer berserk lacks."""
 
     def account(self):
         return self._r.get("/api/account")
+
+    def playing(self) -> set:
+        """The ids of the account's games in progress."""
+        games = policy.obj(self._r.get("/api/account/playing")).get("nowPlaying")
+        return {policy.text(g.get("gameId")) or policy.text(g.get("id"))
+                for g in (games if isinstance(games, list) else ()) if isinstance(g, dict)}
 
     def events(self) -> Iterator[dict | None]:
         return self._r.get("/api/stream/event", stream=True, fmt=_Lines("event stream"))
@@ -112,13 +120,12 @@ def make_client(config: Config, username: str = "") -> tuple[berserk.Client, _Ap
     return berserk.Client(session, base_url=base), _Api(session, base_url=base)
 
 
-def _pause(failures: int, exc: Exception | None = None) -> None:
-    """Wait before reconnecting: a growing pause, a full minute after HTTP 429 (as lichess
-    asks)."""
+def _retry_delay(failures: int, exc: Exception | None = None) -> float:
+    """Seconds to wait before the next attempt: a growing pause, a full minute after HTTP
+    429 (as lichess asks)."""
     if isinstance(exc, ResponseError) and exc.status_code == 429:
-        time.sleep(60)
-    else:
-        time.sleep(BACKOFF[min(failures, len(BACKOFF)) - 1])
+        return RATE_LIMIT_PAUSE
+    return BACKOFF[min(failures, len(BACKOFF)) - 1]
 
 
 def _is_final(exc: Exception) -> bool:
@@ -128,10 +135,14 @@ def _is_final(exc: Exception) -> bool:
 
 
 class Game:
-    """One game, from its stream's gameFull to the state whose status is not ``started``."""
+    """One game. A reader thread follows the game's stream (``_read``) and hands its events
+    to ``run``, which plays them with the game's own engine. The reader sees the game end
+    even while the engine thinks, and then stops the search: its move could not be played.
+    """
 
     def __init__(self, config: Config, game_id: str, username: str):
-        self.config, self.id, self.me = config, game_id, username.lower()
+        self.config, self.id, self.username = config, game_id, username
+        self.me = username.lower()
         self.client, self.api = make_client(config, username)
         self.engine: UciEngine | None = None
         self.color = "white"
@@ -140,45 +151,106 @@ class Game:
         self.moved_at: int | None = None        # plies on the board when we last moved
         self.draw_answered_at: int | None = None
         self.status = "started"
-        self.done = False
+        self.done = False                       # nothing more to play
+        self.inbox: queue.Queue = queue.Queue()  # the reader's events; None when it stops
+        self.over = threading.Event()           # the game is over or left: stop reading,
+                                                # reconnecting and thinking
+        self.lock = threading.Lock()            # engine and thinking, shared with the reader
+        self.thinking = False
+        self.finished_as: str | None = None     # the status the event stream's gameFinish gave
 
     def run(self) -> str:
         """Play until the game ends (or cannot go on); return its last status."""
-        failures = 0
+        threading.Thread(target=self._read, name=f"stream-{self.id}", daemon=True).start()
         try:
             while not self.done:
+                event = self.inbox.get()
+                if event is None:
+                    break
+                self.handle(event)
+        finally:
+            self._stop()
+            with self.lock:
+                engine = self.engine
+            if engine is not None:
+                engine.quit()
+        if self.status == "started" and self.finished_as:
+            self.status = self.finished_as
+            log.info("game %s: over, %s (from the event stream)", self.id, self.status)
+        return self.status
+
+    def finish(self, status: str) -> None:
+        """The event stream says the game is over (its stream may not, or not yet)."""
+        self.finished_as = status
+        self._stop()
+
+    def _stop(self) -> None:
+        """The game is over: no more reading, reconnecting or thinking; a search in
+        progress is stopped at once (its move could not be played)."""
+        with self.lock:
+            self.over.set()
+            if self.thinking and self.engine is not None:
+                log.info("game %s: over while the engine thinks; stopping it", self.id)
+                self.engine.kill()
+
+    def _read(self) -> None:
+        """Follow the game's stream into the inbox until the game ends, reopening it when
+        it drops, after a pause; MAX_RECONNECTS attempts in a row without a new gameState
+        give the game up. A stream the server closes ends the game unless the server still
+        lists the game as in progress (lichess closes a game's stream at its end)."""
+        _, api = make_client(self.config, self.username)
+        failures = 0
+        try:
+            while not self.over.is_set():
                 error = None
                 try:
-                    for event in self.api.game_stream(self.id):
-                        if event is None:
-                            continue
-                        failures = 0
-                        self.handle(event)
-                        if self.done:
-                            break
-                    else:
-                        if not self.done:
-                            log.info("game %s: stream ended, reconnecting", self.id)
+                    for event in api.game_stream(self.id):
+                        if event is not None:
+                            if event.get("type") == "gameState":
+                                failures = 0
+                            self.inbox.put(event)
+                            if policy.game_over(event):
+                                self._stop()
+                                return
+                        if self.over.is_set():
+                            return
+                    if not self._in_progress(api):
+                        log.info("game %s: its stream was closed and it is not in progress "
+                                 "any more; leaving it", self.id)
+                        return
+                    log.info("game %s: stream ended, reconnecting", self.id)
                 except (ApiError, requests.RequestException) as exc:
                     if _is_final(exc):
                         log.warning("game %s: %s; leaving the game", self.id, exc)
-                        break
+                        return
                     log.info("game %s: stream dropped (%s), reconnecting", self.id,
                              type(exc).__name__)
                     error = exc
-                if self.done:
-                    break
                 failures += 1
                 if failures > MAX_RECONNECTS:
-                    log.error("game %s: gave up after %d reconnections", self.id, failures)
-                    break
-                _pause(failures, error)
+                    log.error("game %s: gave up after %d reconnections", self.id, MAX_RECONNECTS)
+                    return
+                self.over.wait(_retry_delay(failures, error))
         finally:
-            if self.engine is not None:
-                self.engine.quit()
-        return self.status
+            self.inbox.put(None)
+
+    def _in_progress(self, api: _Api) -> bool:
+        """Whether the server lists the game among the account's games in progress; True
+        when it cannot tell, so that the stream is tried again."""
+        try:
+            return self.id in api.playing()
+        except (ApiError, requests.RequestException) as exc:
+            log.info("game %s: cannot list the games in progress (%s)", self.id, exc)
+            return True
 
     def handle(self, event: dict) -> None:
+        over = policy.game_over(event)
+        if over is not None:
+            self.status, winner = over
+            self.done = True
+            log.info("game %s: over, %s%s", self.id, self.status,
+                     f", {winner} wins" if winner else "")
+            return
         kind = event.get("type")
         if kind == "gameFull":
             self.start(event)
@@ -201,21 +273,16 @@ class Game:
             self.done = True
             return
         if self.engine is None:             # a reconnection keeps the engine
-            options = {**self.config.options, "UCI_Variant": variant}
-            self.engine = UciEngine(self.config.engine, options=options)
-            self.engine.new_game()
+            engine = UciEngine(self.config.engine,
+                               options={**self.config.options, "UCI_Variant": variant})
+            engine.new_game()
+            with self.lock:
+                self.engine = engine
             opponent = policy.obj(full.get("black" if self.color == "white" else "white"))
             log.info("game %s: %s as %s against %s", self.id, key, self.color,
                      policy.text(opponent.get("name")) or "?")
 
     def on_state(self, state: dict) -> None:
-        self.status = policy.text(state.get("status")) or "started"
-        if self.status != "started":
-            winner = policy.text(state.get("winner"))
-            log.info("game %s: over, %s%s", self.id, self.status,
-                     f", {winner} wins" if winner else "")
-            self.done = True
-            return
         moves = policy.text(state.get("moves")).split()
         offered = state.get("bdraw" if self.color == "white" else "wdraw") is True
         if offered and self.draw_answered_at != len(moves):
@@ -237,16 +304,18 @@ class Game:
     def play(self, state: dict, moves: list) -> None:
         go_args = policy.go_command(state, self.config.movetime_ms)
         position = policy.position_command(self.initial_fen, moves)
+        with self.lock:
+            if self.over.is_set():
+                return                          # the reader has seen the end already
+            self.thinking = True
         try:
-            best, _, _, info = self.engine.go(position, go_args,
-                                              policy.think_timeout(go_args, self.color))
-        except EngineError as exc:
-            # Once more with a fresh process; a second failure leaves the game to the clock.
-            log.error("game %s: engine failed (%s); restarting it", self.id, exc)
-            self.engine.kill()
-            self.engine = UciEngine(self.config.engine, options=self.engine.options)
-            best, _, _, info = self.engine.go(position, go_args,
-                                              policy.think_timeout(go_args, self.color))
+            found = self._search(position, go_args)
+        finally:
+            with self.lock:
+                self.thinking = False
+        if found is None or self.over.is_set():
+            return                              # over during the search: nothing to post
+        best, _, _, info = found
         self.score = policy.parse_score(info) or self.score
         self.moved_at = len(moves)
         if best in ("", "(none)", "0000"):
@@ -254,17 +323,46 @@ class Game:
         if (self.config.resign_when_mated and self.score is not None
                 and self.score.mate is not None and self.score.mate < 0):
             log.info("game %s: mated in %d; resigning", self.id, -self.score.mate)
-            self.client.bots.resign_game(self.id)
-            return
-        for attempt in range(3):
             try:
-                self.client.bots.make_move(self.id, best)
+                self.client.bots.resign_game(self.id)
+            except (ApiError, requests.RequestException) as exc:
+                log.warning("game %s: resigning failed: %s", self.id, exc)
+            return
+        self.post_move(best)
+
+    def _search(self, position: str, go_args: str):
+        """The engine's ``go`` answer, restarting a failed engine once (a second failure
+        leaves the game to the clock); None when the game ended meanwhile."""
+        timeout = policy.think_timeout(go_args, self.color)
+        for attempt in (1, 2):
+            try:
+                return self.engine.go(position, go_args, timeout)
+            except EngineError as exc:
+                if self.over.is_set():
+                    return None                 # stopped by the reader
+                if attempt == 2:
+                    raise
+                log.error("game %s: engine failed (%s); restarting it", self.id, exc)
+                self.engine.kill()
+                engine = UciEngine(self.config.engine, options=self.engine.options)
+                with self.lock:
+                    self.engine = engine
+                if self.over.is_set():
+                    return None
+        return None
+
+    def post_move(self, move: str) -> None:
+        """Post the move, trying again after a dropped request, twice at most."""
+        for attempt in (1, 2, 3):
+            try:
+                self.client.bots.make_move(self.id, move)
                 return
             except (ApiError, requests.RequestException) as exc:
-                if _is_final(exc) or attempt == 2:
-                    log.warning("game %s: move %s refused: %s", self.id, best, exc)
+                if _is_final(exc) or attempt == 3:
+                    log.warning("game %s: move %s refused: %s", self.id, move, exc)
                     return
-                time.sleep(BACKOFF[attempt])
+                if self.over.wait(_retry_delay(attempt, exc)):
+                    return
 
 
 class Bot:
@@ -272,7 +370,7 @@ class Bot:
         self.config = config
         self.client, self.api = make_client(config)
         self.events: queue.Queue = queue.Queue()
-        self.games: dict[str, threading.Thread] = {}
+        self.games: dict[str, tuple[Game, threading.Thread]] = {}
         self.accepted: set[str] = set()     # accepted challenges whose game has not begun
         self.results: dict[str, str] = {}
         self.me = ""                        # account id (lower case)
@@ -300,14 +398,14 @@ class Bot:
                 log.error("event stream refused: %s", event)
                 return 1
             self.handle(event)
-        for thread in self.games.values():
+        for _, thread in self.games.values():
             thread.join()
         return 1 if "error" in self.results.values() else 0
 
     def _finished(self) -> bool:
         limit = self.config.max_games
         return (limit is not None and len(self.results) >= limit
-                and not any(t.is_alive() for t in self.games.values()))
+                and not any(t.is_alive() for _, t in self.games.values()))
 
     def _read_events(self) -> None:
         _, api = make_client(self.config, self.username)
@@ -328,10 +426,10 @@ class Bot:
                 log.info("event stream dropped (%s), reconnecting", type(exc).__name__)
                 error = exc
             failures += 1
-            _pause(failures, error)
+            time.sleep(_retry_delay(failures, error))
 
     def _active(self) -> int:
-        return sum(t.is_alive() for t in self.games.values())
+        return sum(t.is_alive() for _, t in self.games.values())
 
     def handle(self, event: dict) -> None:
         kind = event.get("type")
@@ -354,7 +452,7 @@ class Bot:
             elif kind == "gameStart":
                 self.start_game(gid)
             else:
-                log.info("game %s finished", gid)
+                self.on_game_finish(gid, game)
 
     def on_challenge(self, cid: str, challenge: dict) -> None:
         challenger = policy.obj(challenge.get("challenger"))
@@ -382,6 +480,13 @@ class Bot:
             self.accepted.discard(cid)
             log.warning("challenge %s: %s", cid, exc)
 
+    def on_game_finish(self, game_id: str, game: dict) -> None:
+        status = policy.text(policy.obj(game.get("status")).get("name"))
+        status = status if status and status != "started" else "finished"
+        log.info("game %s finished (%s)", game_id, status)
+        if game_id in self.games:
+            self.games[game_id][0].finish(status)
+
     def start_game(self, game_id: str) -> None:
         self.accepted.discard(game_id)
         if game_id in self.games:
@@ -391,13 +496,15 @@ class Bot:
             log.info("game %s: not played (max games reached)", game_id)
             return
 
+        game = Game(self.config, game_id, self.username)
+
         def play():
             try:
-                self.results[game_id] = Game(self.config, game_id, self.username).run()
+                self.results[game_id] = game.run()
             except Exception:
                 log.exception("game %s: failed", game_id)
                 self.results[game_id] = "error"
 
         thread = threading.Thread(target=play, name=f"game-{game_id}", daemon=True)
-        self.games[game_id] = thread
+        self.games[game_id] = game, thread
         thread.start()

@@ -91,6 +91,18 @@ def decline_reason(challenge: dict, policy: ChallengePolicy) -> str | None:
     return None
 
 
+def game_over(event: dict) -> tuple[str, str] | None:
+    """(status, winner or "") when a game stream's event says that the game is over: a
+    gameState, or a gameFull's state, whose status is not ``started``; else None."""
+    kind = event.get("type")
+    state = (obj(event.get("state")) if kind == "gameFull"
+             else event if kind == "gameState" else {})
+    status = text(state.get("status")) or "started"
+    if status == "started":
+        return None
+    return status, text(state.get("winner"))
+
+
 def accept_draw(score: Score | None, plies: int) -> bool:
     """Whether to accept the opponent's draw offer; ``plies`` played so far."""
     if score is None:

@@ -8,8 +8,11 @@ move on as lichess does (a flag falls while the bot thinks, too), ends games by 
 board's outcome, and plays the opponent itself: scripted moves first, then random legal
 ones from a seeded generator; it may resign, offer a draw or abort.
 ``drop_stream_at_ply`` cuts each game stream once, mid game, without the closing chunk,
-to test reconnection; ``noise`` sends lines a bot must skip (malformed JSON, JSON that
-is no object, events of odd shape or unknown type) on every stream it opens.
+to test reconnection; ``end_stream`` ends each game stream at the game's end without
+its final state (``"close"``: with the closing chunk; ``"cut"``: without); ``noise``
+sends lines a bot must skip (malformed JSON, JSON that is no object, events of odd shape
+or unknown type) on every stream it opens; ``refuse`` answers an endpoint's next
+requests with an HTTP error. ``requests`` counts the requests to each endpoint.
 
 Also enough of the rest of the API for the real lichess-bot: token test, account,
 ``account/playing``, chat, abort, resign, and ``offeringDraw`` on moves.
@@ -22,6 +25,7 @@ Also enough of the rest of the API for the real lichess-bot: token test, account
 """
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import random
@@ -170,11 +174,15 @@ class FakeGame:
 
 class FakeLichess:
     def __init__(self, token: str = "test-token", keepalive: float = 0.5,
-                 drop_stream_at_ply: int | None = None, port: int = 0, noise: bool = False):
+                 drop_stream_at_ply: int | None = None, port: int = 0, noise: bool = False,
+                 end_stream: str | None = None):
         self.token = token
         self.keepalive = keepalive              # seconds between keep-alive newlines
         self.drop_stream_at_ply = drop_stream_at_ply
         self.noise = noise
+        self.end_stream = end_stream            # None, "close" or "cut"
+        self.requests: collections.Counter = collections.Counter()  # endpoint -> count
+        self.refusals: list = []                # see refuse()
         self.cond = threading.Condition()
         self.events: list = []                  # every event stream line ever sent
         self.challenges: dict = {}              # id -> {"json", "status", "reason", ...}
@@ -235,6 +243,29 @@ class FakeLichess:
             self._event({"type": "challenge", "challenge": body})
         return cid
 
+    def refuse(self, endpoint: str, status: int, times: int | None = 1, after: int = 0,
+               headers: dict | None = None) -> None:
+        """Answer ``times`` requests to ``endpoint`` (a handler's name: ``game_stream``,
+        ``event_stream``, ``move``...; None: all of them) with ``status``, once ``after``
+        more requests to it have been served."""
+        with self.cond:
+            self.refusals.append({"endpoint": endpoint, "status": status, "times": times,
+                                  "after": after, "headers": headers or {}})
+
+    def _refusal(self, endpoint: str) -> dict | None:
+        """The refusal due for this request to ``endpoint``, if any (counts it down)."""
+        with self.cond:
+            for rule in self.refusals:
+                if rule["endpoint"] != endpoint or rule["times"] == 0:
+                    continue
+                if rule["after"] > 0:
+                    rule["after"] -= 1
+                    return None
+                if rule["times"] is not None:
+                    rule["times"] -= 1
+                return rule
+        return None
+
     def game_of(self, challenge_id: str) -> FakeGame | None:
         gid = self.challenges[challenge_id]["game"]
         return self.games.get(gid) if gid else None
@@ -262,7 +293,10 @@ class FakeLichess:
     def _finish(self, game: FakeGame, status: str, winner: str | None) -> None:
         game.status, game.winner, game.draw_offer = status, winner, None
         self._publish(game)
-        self._event({"type": "gameFinish", "game": game.start_event()["game"]})
+        finished = {**game.start_event()["game"], "status": {"name": status}}
+        if winner:
+            finished["winner"] = winner
+        self._event({"type": "gameFinish", "game": finished})
 
     def _accept(self, cid: str) -> FakeGame:
         ch = self.challenges[cid]
@@ -326,6 +360,7 @@ class FakeLichess:
 
     def _bot_move(self, game: FakeGame, move: str, offering_draw: bool) -> tuple:
         if game.status != "started":
+            game.rejected.append((move, "game over"))
             return 400, {"error": "This game is over"}
         if self._check_flag(game):
             return 400, {"error": "Time is up"}
@@ -386,11 +421,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- plumbing ----------------------------------------------------------------------
 
-    def _send_json(self, code: int, body) -> None:
+    def _send_json(self, code: int, body, headers: dict | None = None) -> None:
         data = json.dumps(body).encode()
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
 
@@ -422,9 +459,16 @@ class _Handler(BaseHTTPRequestHandler):
         if handler is None:
             self._send_json(404, {"error": "Not found"})
             return
+        endpoint = handler.__name__[2:]
+        self.fake.requests[endpoint] += 1
         self.fake.user_agents.add(self.headers.get("User-Agent", ""))
         if self.headers.get("Authorization") != f"Bearer {self.fake.token}":
             self._send_json(401, {"error": "No such token"})
+            return
+        refusal = self.fake._refusal(endpoint)
+        if refusal:
+            self._send_json(refusal["status"], {"error": "Refused by the test"},
+                            refusal["headers"])
             return
         try:
             handler(*groups)
@@ -587,9 +631,13 @@ class _Handler(BaseHTTPRequestHandler):
             if drop:
                 self.close_connection = True    # no closing chunk: the stream just stops
                 return
-            for state in new:
+            over = bool(new) and new[-1]["status"] != "started"
+            for state in new[:-1] if over and fake.end_stream else new:
                 self._line(state)
-            if new and new[-1]["status"] != "started":
+            if over and fake.end_stream == "cut":
+                self.close_connection = True
+                return
+            if over:
                 break
             if not new:
                 self._chunk(b"\n")

@@ -129,6 +129,35 @@ def test_leaves_an_aborted_game_cleanly(server):
     assert game.status == "aborted" and game.bot_moves == []
 
 
+def test_stops_thinking_when_the_game_ends_meanwhile(server):
+    # Quantum, to move with 10 minutes a move, is told of the abort while it thinks (or
+    # before it starts): it must neither wait for its search nor post its move.
+    cid = server.challenge("standard", bot_color="white", correspondence=True,
+                           opponent=Opponent(abort_on_start=True))
+    proc = run_bot(server, "--correspondence", "--movetime", "600000")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "over, aborted" in proc.stderr
+    game = server.game_of(cid)
+    assert game.status == "aborted"
+    assert game.bot_moves == [] and game.rejected == []
+
+
+@pytest.mark.parametrize("end", ["close", "cut"])
+def test_leaves_a_game_whose_stream_ends_with_it(server, end):
+    # The stream ends at the game's end without its final state, and the server then
+    # refuses a few reopenings (as one does that serves a finished game's stream no more).
+    # The game is over (the event stream says so, the game list no more has it): with
+    # --max-games used up the bridge exits at once, without a single reconnection.
+    server.end_stream = end
+    server.refuse("game_stream", 503, times=3, after=1)
+    cid = server.challenge("standard", opponent=Opponent(seed=4, resign_at_ply=6))
+    proc = run_bot(server, "--log-level", "DEBUG")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert server.game_of(cid).status == "resign"
+    assert server.requests["game_stream"] == 1, proc.stderr[-3000:]
+    assert "over, resign" in proc.stderr
+
+
 def test_skips_malformed_lines_and_odd_events(server):
     server.noise = True                     # bad lines on the event and game streams
     cid = server.challenge("standard", opponent=Opponent(seed=2, resign_at_ply=8))
