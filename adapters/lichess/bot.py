@@ -6,6 +6,7 @@ and draw answers. Every stream is reopened when it drops; the decisions live in
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import queue
@@ -32,6 +33,7 @@ BACKOFF = (0.5, 1, 2, 5, 10)    # seconds between reconnection attempts
 RATE_LIMIT_PAUSE = 60.0     # seconds to wait after HTTP 429
 MAX_RECONNECTS = 20         # consecutive failures before a game stream is given up
 USER_AGENT_VERSION = "0.1"
+CAPABILITIES_HEADER = "X-PyChess-Bot-Capabilities"
 
 
 @dataclass
@@ -74,15 +76,23 @@ def event_of(line: bytes, stream: str) -> dict | None:
 
 class _Lines(FormatHandler):
     """An NDJSON stream read line by line through ``event_of`` (berserk's own reader
-    raises on the first malformed line, which would end the stream's thread)."""
+    raises on the first malformed line, which would end the stream's thread), as a
+    generator whose ``close`` closes the connection (pychess.org keeps a game's stream
+    open after its end)."""
 
     def __init__(self, stream: str):
         super().__init__(mime_type="application/x-ndjson")
         self.stream = stream
 
+    def handle(self, response, is_stream, converter=None):
+        return self.parse_stream(response) if is_stream else self.parse(response)
+
     def parse_stream(self, response) -> Iterator[dict | None]:
-        for line in response.iter_lines():
-            yield event_of(line, self.stream)
+        try:
+            for line in response.iter_lines():
+                yield event_of(line, self.stream)
+        finally:
+            response.close()
 
 
 class _Api(BaseClient):
@@ -113,9 +123,13 @@ class _Api(BaseClient):
 
 def make_client(config: Config, username: str = "") -> tuple[berserk.Client, _Api]:
     """A client of its own for each thread (requests sessions are not thread-safe). The
-    User-Agent names the bot, as lichess asks; pychess.org tells bots apart by it."""
+    User-Agent names the program and the bot, as lichess asks, for server operators'
+    logs. Every request carries pychess.org's capability header: its event stream
+    refuses a bot without it (it reads it nowhere else; lichess ignores it)."""
     session = _Session(config.token)
     session.headers["User-Agent"] = f"quantum-lichess-bridge/{USER_AGENT_VERSION} user:{username}"
+    session.headers[CAPABILITIES_HEADER] = policy.pychess_capabilities(
+        config.challenges.variants)
     base = config.url.rstrip("/") + "/"
     return berserk.Client(session, base_url=base), _Api(session, base_url=base)
 
@@ -129,9 +143,26 @@ def _retry_delay(failures: int, exc: Exception | None = None) -> float:
 
 
 def _is_final(exc: Exception) -> bool:
-    """An HTTP 4xx answer other than 429: retrying the same request cannot help."""
+    """An HTTP 4xx answer that retrying the same request cannot change: not 429, nor 409,
+    pychess.org's answer to a reopened game stream while it still counts the dropped one
+    as open."""
     return (isinstance(exc, ResponseError) and 400 <= exc.status_code < 500
-            and exc.status_code != 429)
+            and exc.status_code not in (409, 429))
+
+
+def _brief(exc: Exception) -> str:
+    """An error in a word or two: the HTTP status, or the exception's type."""
+    return f"HTTP {exc.status_code}" if isinstance(exc, ResponseError) else type(exc).__name__
+
+
+def _describe(exc: Exception) -> str:
+    """An error for the log, with the server's words when it answered in plain text
+    (pychess.org says so why it refuses an event stream)."""
+    if isinstance(exc, ResponseError) and exc.cause is None:
+        said = " ".join(exc.response.text.split())[:300]
+        if said:
+            return f"{exc}: {said}"
+    return str(exc)
 
 
 class Game:
@@ -204,16 +235,17 @@ class Game:
             while not self.over.is_set():
                 error = None
                 try:
-                    for event in api.game_stream(self.id):
-                        if event is not None:
-                            if event.get("type") == "gameState":
-                                failures = 0
-                            self.inbox.put(event)
-                            if policy.game_over(event):
-                                self._stop()
+                    with contextlib.closing(api.game_stream(self.id)) as stream:
+                        for event in stream:
+                            if event is not None:
+                                if event.get("type") == "gameState":
+                                    failures = 0
+                                self.inbox.put(event)
+                                if policy.game_over(event):
+                                    self._stop()
+                                    return
+                            if self.over.is_set():
                                 return
-                        if self.over.is_set():
-                            return
                     if not self._in_progress(api):
                         log.info("game %s: its stream was closed and it is not in progress "
                                  "any more; leaving it", self.id)
@@ -221,10 +253,9 @@ class Game:
                     log.info("game %s: stream ended, reconnecting", self.id)
                 except (ApiError, requests.RequestException) as exc:
                     if _is_final(exc):
-                        log.warning("game %s: %s; leaving the game", self.id, exc)
+                        log.warning("game %s: %s; leaving the game", self.id, _describe(exc))
                         return
-                    log.info("game %s: stream dropped (%s), reconnecting", self.id,
-                             type(exc).__name__)
+                    log.info("game %s: stream dropped (%s), reconnecting", self.id, _brief(exc))
                     error = exc
                 failures += 1
                 if failures > MAX_RECONNECTS:
@@ -240,7 +271,8 @@ class Game:
         try:
             return self.id in api.playing()
         except (ApiError, requests.RequestException) as exc:
-            log.info("game %s: cannot list the games in progress (%s)", self.id, exc)
+            log.info("game %s: cannot list the games in progress (%s)", self.id,
+                     _describe(exc))
             return True
 
     def handle(self, event: dict) -> None:
@@ -262,7 +294,7 @@ class Game:
             log.info("game %s: opponent gone: %s", self.id, event.get("gone"))
 
     def start(self, full: dict) -> None:
-        key = policy.text(policy.obj(full.get("variant")).get("key")) or "standard"
+        key = policy.variant_key(full.get("variant"))
         variant = policy.VARIANTS.get(key)
         white = policy.obj(full.get("white"))
         white_id = (policy.text(white.get("id")) or policy.text(white.get("name"))).lower()
@@ -299,7 +331,7 @@ class Game:
         try:
             self.api.answer_draw(self.id, accept)
         except (ApiError, requests.RequestException) as exc:
-            log.warning("game %s: draw answer failed: %s", self.id, exc)
+            log.warning("game %s: draw answer failed: %s", self.id, _describe(exc))
 
     def play(self, state: dict, moves: list) -> None:
         go_args = policy.go_command(state, self.config.movetime_ms)
@@ -326,7 +358,7 @@ class Game:
             try:
                 self.client.bots.resign_game(self.id)
             except (ApiError, requests.RequestException) as exc:
-                log.warning("game %s: resigning failed: %s", self.id, exc)
+                log.warning("game %s: resigning failed: %s", self.id, _describe(exc))
             return
         self.post_move(best)
 
@@ -359,7 +391,7 @@ class Game:
                 return
             except (ApiError, requests.RequestException) as exc:
                 if _is_final(exc) or attempt == 3:
-                    log.warning("game %s: move %s refused: %s", self.id, move, exc)
+                    log.warning("game %s: move %s refused: %s", self.id, move, _describe(exc))
                     return
                 if self.over.wait(_retry_delay(attempt, exc)):
                     return
@@ -381,7 +413,7 @@ class Bot:
         try:
             account = self.api.account()
         except (ApiError, requests.RequestException) as exc:
-            log.error("cannot log in to %s: %s", self.config.url, exc)
+            log.error("cannot log in to %s: %s", self.config.url, _describe(exc))
             return 1
         account = policy.obj(account)
         self.username = policy.text(account.get("username")) or policy.text(account.get("id"))
@@ -395,7 +427,7 @@ class Bot:
             except queue.Empty:
                 continue
             if isinstance(event, Exception):
-                log.error("event stream refused: %s", event)
+                log.error("event stream refused: %s", _describe(event))
                 return 1
             self.handle(event)
         for _, thread in self.games.values():
@@ -423,7 +455,7 @@ class Bot:
                 if _is_final(exc):
                     self.events.put(exc)
                     return
-                log.info("event stream dropped (%s), reconnecting", type(exc).__name__)
+                log.info("event stream dropped (%s), reconnecting", _brief(exc))
                 error = exc
             failures += 1
             time.sleep(_retry_delay(failures, error))
@@ -466,7 +498,7 @@ class Bot:
         if reason is None and (busy >= self.config.concurrency or (
                 limit is not None and len(self.games) + len(self.accepted) >= limit)):
             reason = "later"
-        variant = policy.text(policy.obj(challenge.get("variant")).get("key")) or "standard"
+        variant = policy.variant_key(challenge.get("variant"))
         try:
             if reason is None:
                 log.info("accepting challenge %s (%s) from %s", cid, variant, challenger)
@@ -478,7 +510,7 @@ class Bot:
                 self.client.bots.decline_challenge(cid, reason=reason)
         except (ApiError, requests.RequestException) as exc:
             self.accepted.discard(cid)
-            log.warning("challenge %s: %s", cid, exc)
+            log.warning("challenge %s: %s", cid, _describe(exc))
 
     def on_game_finish(self, game_id: str, game: dict) -> None:
         status = policy.text(policy.obj(game.get("status")).get("name"))

@@ -8,6 +8,7 @@ milliseconds (ints; a ``timedelta`` is accepted too).
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -17,6 +18,11 @@ from datetime import timedelta
 # pychess.org's Lichess-compatible Bot API also offers "grand" (ranks 1-10 in UCI moves,
 # as Fairy-Stockfish and Quantum write them). Lichess has no hexagonal chess.
 VARIANTS = {"standard": "chess", "grand": "grand"}
+
+# Server variant key -> pychess.org's own name for the variant, which its capability
+# header and its gameFull's variant name use (its challenges use the keys).
+PYCHESS_NAMES = {"standard": "chess", "grand": "grand"}
+_PYCHESS_KEYS = {name: key for key, name in PYCHESS_NAMES.items()}
 
 # Variants of lichess we could name but do not play: chess960 and fromPosition need a
 # start position other than the variant's own (Quantum has no Chess960 castling), the
@@ -55,6 +61,25 @@ def valid_id(value) -> str:
     return value if isinstance(value, str) and _ID.fullmatch(value) else ""
 
 
+def variant_key(variant) -> str:
+    """The server key of a challenge's or a gameFull's ``variant``: its ``key`` (lichess),
+    else its ``name`` read as pychess.org's (whose gameFull gives only the name)."""
+    variant = obj(variant)
+    key = text(variant.get("key"))
+    if key:
+        return key
+    name = text(variant.get("name"))
+    return _PYCHESS_KEYS.get(name, name) or "standard"
+
+
+def pychess_capabilities(variants) -> str:
+    """The X-PyChess-Bot-Capabilities header for these server variant keys. pychess.org
+    refuses a bot's event stream without it and offers the bot only the variants named
+    (version 1: a JSON object with the version and a list of pychess's names)."""
+    names = [PYCHESS_NAMES[key] for key in variants if key in PYCHESS_NAMES]
+    return json.dumps({"version": 1, "variants": names}, separators=(",", ":"))
+
+
 @dataclass(frozen=True)
 class ChallengePolicy:
     """Which challenges to accept. ``variants`` are server keys (``standard``, ``grand``)."""
@@ -75,12 +100,13 @@ class Score:
 
 def decline_reason(challenge: dict, policy: ChallengePolicy) -> str | None:
     """None to accept the challenge, else the Bot API's decline reason key."""
-    key = text(obj(challenge.get("variant")).get("key")) or "standard"
+    key = variant_key(challenge.get("variant"))
     if key not in policy.variants or key not in VARIANTS:
         # "standard" reads to the challenger as "I only play standard chess".
         return "standard" if tuple(policy.variants) == ("standard",) else "variant"
     fen = challenge.get("initialFen")
-    if fen and fen != "startpos":
+    if (fen and fen != "startpos") or challenge.get("chess960") is True:
+        # Another start position (pychess.org flags its 960 twins with "chess960").
         return "standard" if key == "standard" else "variant"
     tc = obj(challenge.get("timeControl"))
     if (tc.get("type") or "clock") != "clock" and not policy.allow_correspondence:
@@ -93,8 +119,12 @@ def decline_reason(challenge: dict, policy: ChallengePolicy) -> str | None:
 
 def game_over(event: dict) -> tuple[str, str] | None:
     """(status, winner or "") when a game stream's event says that the game is over: a
-    gameState, or a gameFull's state, whose status is not ``started``; else None."""
+    gameState, or a gameFull's state, whose status is not ``started``, or pychess.org's
+    ``gameEnd`` (its states always say ``started``; status ``ended``, no winner named);
+    else None."""
     kind = event.get("type")
+    if kind == "gameEnd":
+        return "ended", ""
     state = (obj(event.get("state")) if kind == "gameFull"
              else event if kind == "gameState" else {})
     status = text(state.get("status")) or "started"

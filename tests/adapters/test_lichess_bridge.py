@@ -7,6 +7,7 @@ timeouts are hang guards, not measurements.
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -15,6 +16,8 @@ from datetime import timedelta
 import pytest
 
 pytest.importorskip("berserk")
+
+import requests
 
 from adapterkit import REPO_ROOT
 from engine.board import Board
@@ -30,6 +33,14 @@ BOT_TIMEOUT = 120       # hang guard for one bot run
 @pytest.fixture
 def server():
     fake = FakeLichess(token=TOKEN).start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def pychess():
+    """The fake server behaving as pychess.org's Bot API (see fake_lichess)."""
+    fake = FakeLichess(token=TOKEN, pychess=True).start()
     yield fake
     fake.stop()
 
@@ -171,6 +182,51 @@ def test_skips_malformed_lines_and_odd_events(server):
     assert_bot_moves_legal(game)
 
 
+# -- pychess.org ---------------------------------------------------------------------------
+
+def test_fake_pychess_wants_the_capability_header(pychess):
+    # What the bridge must satisfy: pychess refuses an event stream without the header
+    # or with a malformed one, and reads its variant names as pychess's own.
+    url, auth = pychess.url + "/api/stream/event", {"Authorization": f"Bearer {TOKEN}"}
+    for header in (None, "[\"grand\"]", '{"version": 2, "variants": ["grand"]}',
+                   '{"version": 1, "variants": ["nonesuch"]}'):
+        headers = auth if header is None else {**auth, "X-PyChess-Bot-Capabilities": header}
+        answer = requests.get(url, headers=headers, timeout=10)
+        assert answer.status_code == 400, header
+    assert "X-PyChess-Bot-Capabilities" in requests.get(url, headers=auth, timeout=10).text
+    assert pychess.capabilities is None
+
+
+def test_plays_grand_on_pychess(pychess):
+    zh = pychess.challenge("crazyhouse")
+    grand = pychess.challenge("grand", bot_color="black",
+                              opponent=Opponent(seed=3, resign_at_ply=12))
+    proc = run_bot(pychess, "--variants", "standard,grand")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert pychess.capabilities == {"chess", "grand"}
+    assert pychess.challenges[zh]["status"] == "created"    # never offered to the bot
+    game = pychess.game_of(grand)
+    assert game.variant == "grand" and game.status in ("resign", "mate")
+    assert game.winner == "black"
+    assert_bot_moves_legal(game)
+    assert len(game.bot_moves) >= 5
+    assert "game %s: grand as black" % grand in proc.stderr
+    assert "over, ended" in proc.stderr     # pychess's gameEnd, which names no result
+
+
+def test_reconnects_to_pychess_through_its_409(pychess):
+    # Reopened at once, a cut game stream gets 409 while pychess still counts it open.
+    pychess.drop_stream_at_ply = 6
+    cid = pychess.challenge("standard", opponent=Opponent(seed=8, resign_at_ply=16))
+    proc = run_bot(pychess)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    game = pychess.game_of(cid)
+    assert game.status in ("resign", "mate"), game.status
+    assert game.stream_opened >= 2
+    assert "stream dropped (HTTP 409)" in proc.stderr
+    assert_bot_moves_legal(game)
+
+
 def test_refuses_to_start_with_a_wrong_token(server):
     proc = subprocess.run(
         [sys.executable, "-m", "adapters.lichess", "--url", server.url, "--max-games", "1"],
@@ -222,6 +278,29 @@ def test_decline_reason(ch, pol, reason):
 ])
 def test_accept_draw(score, plies, accept):
     assert policy.accept_draw(score, plies) is accept
+
+
+def test_pychess_names_and_capabilities():
+    assert json.loads(policy.pychess_capabilities(("standard", "grand"))) == {
+        "version": 1, "variants": ["chess", "grand"]}
+    assert policy.variant_key({"key": "grand", "name": "Grand"}) == "grand"   # lichess
+    assert policy.variant_key({"name": "chess"}) == "standard"                # pychess
+    assert policy.variant_key({"name": "grand"}) == "grand"
+    assert policy.variant_key({"name": "makruk"}) == "makruk"
+    assert policy.variant_key(None) == "standard"
+    # pychess flags a 960 twin; Quantum has no Chess960 castling.
+    assert policy.decline_reason({"variant": {"key": "standard"}, "chess960": True},
+                                 policy.ChallengePolicy()) == "standard"
+
+
+def test_game_over():
+    assert policy.game_over({"type": "gameState", "status": "started"}) is None
+    assert policy.game_over({"type": "gameState", "status": "mate", "winner": "white"}) == \
+        ("mate", "white")
+    assert policy.game_over({"type": "gameFull", "state": {"status": "aborted"}}) == \
+        ("aborted", "")
+    assert policy.game_over({"type": "gameEnd", "game": {"id": "abcd1234"}}) == ("ended", "")
+    assert policy.game_over({"type": "chatLine", "status": "mate"}) is None
 
 
 def test_parse_score():
