@@ -165,14 +165,32 @@ def _describe(exc: Exception) -> str:
     return str(exc)
 
 
+class _Server:
+    """What the bridge learns about the server as it plays, shared by all its games."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.lock = threading.Lock()
+        self.draw_answers = True            # False once the draw endpoint proved missing
+
+    def lacks_draw_endpoint(self, exc: Exception) -> None:
+        """The draw answer got 404 or 405: the server has no such endpoint (pychess.org
+        has none). Say so once; no more draw answers go to it."""
+        with self.lock:
+            if self.draw_answers:
+                self.draw_answers = False
+                log.warning("%s takes no draw answers (%s); draw offers are declined by "
+                            "playing on from now on", self.url, _brief(exc))
+
+
 class Game:
     """One game. A reader thread follows the game's stream (``_read``) and hands its events
     to ``run``, which plays them with the game's own engine. The reader sees the game end
     even while the engine thinks, and then stops the search: its move could not be played.
     """
 
-    def __init__(self, config: Config, game_id: str, username: str):
-        self.config, self.id, self.username = config, game_id, username
+    def __init__(self, config: Config, game_id: str, username: str, server: _Server):
+        self.config, self.id, self.username, self.server = config, game_id, username, server
         self.me = username.lower()
         self.client, self.api = make_client(config, username)
         self.engine: UciEngine | None = None
@@ -324,14 +342,20 @@ class Game:
             self.play(state, moves)
 
     def answer_draw(self, plies: int) -> None:
-        accept = policy.accept_draw(self.score, plies)
         self.draw_answered_at = plies
+        if not self.server.draw_answers:
+            log.debug("game %s: draw offer at ply %d left to the next move", self.id, plies)
+            return
+        accept = policy.accept_draw(self.score, plies)
         log.info("game %s: draw offer %s (score %s)", self.id,
                  "accepted" if accept else "declined", self.score)
         try:
             self.api.answer_draw(self.id, accept)
         except (ApiError, requests.RequestException) as exc:
-            log.warning("game %s: draw answer failed: %s", self.id, _describe(exc))
+            if isinstance(exc, ResponseError) and exc.status_code in (404, 405):
+                self.server.lacks_draw_endpoint(exc)
+            else:
+                log.warning("game %s: draw answer failed: %s", self.id, _describe(exc))
 
     def play(self, state: dict, moves: list) -> None:
         go_args = policy.go_command(state, self.config.movetime_ms)
@@ -401,6 +425,7 @@ class Bot:
     def __init__(self, config: Config):
         self.config = config
         self.client, self.api = make_client(config)
+        self.server = _Server(config.url)
         self.events: queue.Queue = queue.Queue()
         self.games: dict[str, tuple[Game, threading.Thread]] = {}
         self.accepted: set[str] = set()     # accepted challenges whose game has not begun
@@ -528,7 +553,7 @@ class Bot:
             log.info("game %s: not played (max games reached)", game_id)
             return
 
-        game = Game(self.config, game_id, self.username)
+        game = Game(self.config, game_id, self.username, self.server)
 
         def play():
             try:

@@ -77,8 +77,10 @@ class Opponent:
     seed: int = 1
     script: tuple = ()                      # its first moves, played while legal
     resign_at_ply: int | None = None        # resigns on its turn once this many plies stand
-    offer_draw_at_ply: int | None = None    # offers a draw once, with the move that
-                                            # brings the game to this many plies
+    offer_draw_at_ply: int | None = None    # offers a draw with the move that brings
+                                            # the game to this many plies,
+    draw_offers: int = 1                    # and again with its next moves, this many
+                                            # offers in all
     abort_on_start: bool = False            # aborts as soon as the bot opens the game stream
 
 
@@ -142,7 +144,7 @@ class FakeGame:
     clocks: dict = field(default_factory=dict)
     turn_started: float = 0.0
     draw_offer: str | None = None           # colour whose offer stands
-    draw_offered: bool = False
+    draw_offers_made: int = 0
     states: list = field(default_factory=list)   # every gameState sent, as dicts
     stream_opened: int = 0
     dropped: bool = False
@@ -422,9 +424,10 @@ class FakeLichess:
         scripted = opp.script[ply] if ply < len(opp.script) else None
         # A draw offer goes with the move (lichess's ``offeringDraw``): the move's
         # gameState already carries it.
-        if (opp.offer_draw_at_ply is not None and not game.draw_offered
+        if (opp.offer_draw_at_ply is not None and game.draw_offers_made < opp.draw_offers
                 and len(game.moves) + 1 >= opp.offer_draw_at_ply):
-            game.draw_offered, game.draw_offer = True, game.opp_color
+            game.draw_offers_made += 1
+            game.draw_offer = game.opp_color
         self._push(game, scripted if scripted in legal else game.rng.choice(legal))
 
     def _bot_move(self, game: FakeGame, move: str, offering_draw: bool) -> tuple:

@@ -45,19 +45,32 @@ def pychess():
     fake.stop()
 
 
-def run_bot(server: FakeLichess, *args: str, token_file: str | None = None):
-    """Run the bridge until it has played ``--max-games`` (1 by default); return the
-    finished process (stdout, stderr as text)."""
+def start_bot(server: FakeLichess, *args: str, token_file: str | None = None):
+    """Start the bridge, to play ``--max-games`` (1 by default); see ``finish_bot``."""
     env = {**os.environ, "LICHESS_BOT_TOKEN": "" if token_file else TOKEN}
     argv = [sys.executable, "-m", "adapters.lichess", "--url", server.url, *args]
     if "--max-games" not in args:
         argv += ["--max-games", "1"]
     if token_file:
         argv += ["--token-file", token_file]
-    proc = subprocess.run(argv, check=False, cwd=REPO_ROOT, env=env, capture_output=True,
-                          text=True, timeout=BOT_TIMEOUT)
-    assert TOKEN not in proc.stdout + proc.stderr, "the token was logged"
-    return proc
+    return subprocess.Popen(argv, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def finish_bot(proc: subprocess.Popen) -> subprocess.CompletedProcess:
+    """Wait for the bridge to exit; its exit status, stdout and stderr."""
+    try:
+        out, err = proc.communicate(timeout=BOT_TIMEOUT)
+    finally:
+        proc.kill()
+    assert TOKEN not in out + err, "the token was logged"
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def run_bot(server: FakeLichess, *args: str, token_file: str | None = None):
+    """Run the bridge until it has played ``--max-games`` (1 by default); return the
+    finished process (stdout, stderr as text)."""
+    return finish_bot(start_bot(server, *args, token_file=token_file))
 
 
 def assert_bot_moves_legal(game) -> None:
@@ -225,6 +238,34 @@ def test_reconnects_to_pychess_through_its_409(pychess):
     assert game.stream_opened >= 2
     assert "stream dropped (HTTP 409)" in proc.stderr
     assert_bot_moves_legal(game)
+
+
+def test_answers_no_draw_where_the_server_takes_none(pychess):
+    # pychess has no draw endpoint; the fake's opponent offers draws all the same, three
+    # times a game in two games, one after the other. One answer fails (404), then none is
+    # posted. (Two slots: the second challenge may come before the bridge has seen the
+    # first game's end.)
+    def challenge(seed):
+        return pychess.challenge("standard", opponent=Opponent(
+            seed=seed, offer_draw_at_ply=4, draw_offers=3, resign_at_ply=12))
+
+    ids = [challenge(5)]
+    bot = start_bot(pychess, "--max-games", "2", "--concurrency", "2")
+    try:
+        assert pychess.wait(lambda: pychess.game_of(ids[0]) is not None
+                            and pychess.game_of(ids[0]).status != "started", BOT_TIMEOUT)
+        ids.append(challenge(6))
+    finally:
+        proc = finish_bot(bot)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for cid in ids:
+        game = pychess.game_of(cid)
+        assert game.status in ("resign", "mate") and game.winner == "white"
+        assert game.draw_offers_made == 3
+        assert_bot_moves_legal(game)
+    draw_posts = [path for _, path in pychess.not_found if "/draw/" in path]
+    assert len(draw_posts) == 1, draw_posts
+    assert proc.stderr.count("takes no draw answers (HTTP 404)") == 1
 
 
 def test_refuses_to_start_with_a_wrong_token(server):
