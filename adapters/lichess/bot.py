@@ -30,7 +30,7 @@ CONNECT_TIMEOUT = 10.0      # seconds to open a connection
 READ_TIMEOUT = 30.0         # seconds of silence before a stream counts as dropped
                             # (lichess sends a keep-alive newline every few seconds)
 BACKOFF = (0.5, 1, 2, 5, 10)    # seconds between reconnection attempts
-RATE_LIMIT_PAUSE = 60.0     # seconds to wait after HTTP 429
+RATE_LIMIT_PAUSE = 60.0     # seconds to wait after HTTP 429 without Retry-After
 MAX_RECONNECTS = 20         # consecutive failures before a game stream is given up
 USER_AGENT_VERSION = "0.1"
 CAPABILITIES_HEADER = "X-PyChess-Bot-Capabilities"
@@ -135,10 +135,10 @@ def make_client(config: Config, username: str = "") -> tuple[berserk.Client, _Ap
 
 
 def _retry_delay(failures: int, exc: Exception | None = None) -> float:
-    """Seconds to wait before the next attempt: a growing pause, a full minute after HTTP
-    429 (as lichess asks)."""
+    """Seconds to wait before the next attempt: a growing pause; after HTTP 429 what the
+    server's Retry-After says, else a full minute (as lichess asks)."""
     if isinstance(exc, ResponseError) and exc.status_code == 429:
-        return RATE_LIMIT_PAUSE
+        return policy.retry_after(exc.response.headers.get("Retry-After"), RATE_LIMIT_PAUSE)
     return BACKOFF[min(failures, len(BACKOFF)) - 1]
 
 

@@ -159,6 +159,21 @@ def parse_score(info_line: str) -> Score | None:
     return Score(cp=value) if kind == "cp" else Score(mate=value)
 
 
+MAX_RETRY_AFTER_S = 600.0
+
+
+def retry_after(header, default: float) -> float:
+    """Seconds to wait after HTTP 429: the answer's Retry-After in seconds (pychess.org
+    sends one), at most MAX_RETRY_AFTER_S, else ``default`` (lichess asks for a minute)."""
+    try:
+        seconds = float(header) if isinstance(header, str) else math.nan
+    except ValueError:                      # e.g. an HTTP date
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        return default
+    return min(seconds, MAX_RETRY_AFTER_S)
+
+
 def millis(value) -> int | None:
     """A Bot API clock field in milliseconds (int, float or timedelta), or None when it is
     missing or not a finite number."""

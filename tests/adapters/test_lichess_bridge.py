@@ -182,6 +182,21 @@ def test_leaves_a_game_whose_stream_ends_with_it(server, end):
     assert "over, resign" in proc.stderr
 
 
+def test_waits_as_long_as_a_429_says(server):
+    # The game stream is cut mid game and its reopening rate-limited for a second: the
+    # bridge must not sit out a minute (its 10 s clock would fall) but come back and play.
+    server.drop_stream_at_ply = 6
+    server.refuse("game_stream", 429, after=1, headers={"Retry-After": "1"})
+    cid = server.challenge("standard", opponent=Opponent(seed=9, resign_at_ply=14))
+    proc = run_bot(server)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "stream dropped (HTTP 429)" in proc.stderr
+    game = server.game_of(cid)
+    assert game.status in ("resign", "mate"), game.status
+    assert server.requests["game_stream"] == 3
+    assert_bot_moves_legal(game)
+
+
 def test_skips_malformed_lines_and_odd_events(server):
     server.noise = True                     # bad lines on the event and game streams
     cid = server.challenge("standard", opponent=Opponent(seed=2, resign_at_ply=8))
@@ -342,6 +357,15 @@ def test_game_over():
         ("aborted", "")
     assert policy.game_over({"type": "gameEnd", "game": {"id": "abcd1234"}}) == ("ended", "")
     assert policy.game_over({"type": "chatLine", "status": "mate"}) is None
+
+
+@pytest.mark.parametrize("header, seconds", [
+    ("1", 1), ("0", 0), ("2.5", 2.5), ("86400", policy.MAX_RETRY_AFTER_S),
+    (None, 60), ("", 60), ("soon", 60), ("-3", 60), ("nan", 60), ("inf", 60),
+    ("Wed, 21 Oct 2015 07:28:00 GMT", 60),
+])
+def test_retry_after(header, seconds):
+    assert policy.retry_after(header, 60) == seconds
 
 
 def test_parse_score():
