@@ -201,6 +201,7 @@ class Game:
         self.draw_answered_at: int | None = None
         self.status = "started"
         self.done = False                       # nothing more to play
+        self.unplayable = False                 # a variant we cannot play: being left
         self.inbox: queue.Queue = queue.Queue()  # the reader's events; None when it stops
         self.over = threading.Event()           # the game is over or left: stop reading,
                                                 # reconnecting and thinking
@@ -319,8 +320,9 @@ class Game:
         self.color = "white" if white_id == self.me else "black"
         self.initial_fen = policy.text(full.get("initialFen")) or "startpos"
         if variant is None:
-            log.warning("game %s: variant %s is not supported; leaving it", self.id, key)
-            self.done = True
+            if not self.unplayable:
+                self.unplayable = True
+                self.leave(key)
             return
         if self.engine is None:             # a reconnection keeps the engine
             engine = UciEngine(self.config.engine,
@@ -332,7 +334,25 @@ class Game:
             log.info("game %s: %s as %s against %s", self.id, key, self.color,
                      policy.text(opponent.get("name")) or "?")
 
+    def leave(self, variant: str) -> None:
+        """Abort a game we cannot play (it was not accepted here), or resign it when it can
+        no longer be aborted, so that the opponent is not left waiting for our clock; its
+        stream then brings the end. If neither works, just leave it."""
+        for verb, request in (("aborting", self.client.bots.abort_game),
+                              ("resigning", self.client.bots.resign_game)):
+            try:
+                request(self.id)
+            except (ApiError, requests.RequestException) as exc:
+                log.info("game %s: %s failed: %s", self.id, verb, _describe(exc))
+                continue
+            log.warning("game %s: variant %s is not supported; %s it", self.id, variant, verb)
+            return
+        log.warning("game %s: variant %s is not supported; leaving it", self.id, variant)
+        self.done = True
+
     def on_state(self, state: dict) -> None:
+        if self.unplayable:
+            return
         moves = policy.text(state.get("moves")).split()
         offered = state.get("bdraw" if self.color == "white" else "wdraw") is True
         if offered and self.draw_answered_at != len(moves):

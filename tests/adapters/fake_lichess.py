@@ -2,8 +2,9 @@
 
 It speaks HTTP/1.1 as lichess does: the event stream and the game streams are NDJSON
 with chunked transfer encoding and keep-alive newlines. It checks the bearer token,
-validates every move of the bot (python-chess for standard, ``engine.board.Board`` for
-grand; an illegal move or one out of turn gets 400), runs both clocks from the second
+validates every move of the bot (python-chess for lichess's variants,
+``engine.board.Board`` for grand; an illegal move, one out of turn or one in a finished
+game gets 400 and is listed in ``rejected``), runs both clocks from the second
 move on as lichess does (a flag falls while the bot thinks, too), ends games by the
 board's outcome, and plays the opponent itself: scripted moves first, then random legal
 ones from a seeded generator; it may resign, offer a draw or abort.
@@ -49,6 +50,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import chess
+import chess.variant
 from engine.board import Board
 
 BOT_ID, BOT_NAME = "quantumbot", "QuantumBot"
@@ -85,10 +87,14 @@ class Opponent:
 
 
 class Rules:
-    """The referee's board: python-chess for standard, Quantum's Board otherwise."""
+    """The referee's board: python-chess for lichess's variants (standard, crazyhouse...),
+    Quantum's Board otherwise (grand)."""
 
     def __init__(self, variant: str):
-        self.chess = chess.Board() if variant == "standard" else None
+        try:
+            self.chess = chess.variant.find_variant(variant)()
+        except ValueError:
+            self.chess = None
         self.board = None if self.chess else Board(variant)
         self.initial_fen = "startpos" if self.chess else self.board.fen()
 
@@ -266,8 +272,10 @@ class FakeLichess:
     def challenge(self, variant: str = "standard", bot_color: str = "white",
                   limit_s: float = 10, inc_s: float = 0.1, rated: bool = False,
                   opponent: Opponent | None = None, speed: str | None = None,
-                  correspondence: bool = False) -> str:
-        """Send the bot a challenge from the opponent; returns the challenge id."""
+                  correspondence: bool = False, start: bool = False) -> str:
+        """Send the bot a challenge from the opponent; returns the challenge id. With
+        ``start``, start its game at once instead, unasked (as one the bot's owner
+        accepted in a browser)."""
         cid = f"g{next(self._ids):07d}"   # accepted, the game keeps the challenge's id
         name, short = VARIANT_NAMES.get(variant, (variant, variant))
         estimate = limit_s + 40 * inc_s
@@ -298,14 +306,17 @@ class FakeLichess:
                                     "bot_color": bot_color, "opponent": opponent or Opponent(),
                                     "limit_ms": int(limit_s * 1000), "inc_ms": int(inc_s * 1000),
                                     "game": None}
-            self._event({"type": "challenge", "challenge": body})
+            if start:
+                self._accept(cid)
+            else:
+                self._event({"type": "challenge", "challenge": body})
         return cid
 
     def refuse(self, endpoint: str, status: int, times: int | None = 1, after: int = 0,
                headers: dict | None = None) -> None:
         """Answer ``times`` requests to ``endpoint`` (a handler's name: ``game_stream``,
-        ``event_stream``, ``move``...; None: all of them) with ``status``, once ``after``
-        more requests to it have been served."""
+        ``event_stream``, ``move``, ``end``...; ``times`` None: all) with ``status``, once
+        ``after`` more requests to it have been served."""
         with self.cond:
             self.refusals.append({"endpoint": endpoint, "status": status, "times": times,
                                   "after": after, "headers": headers or {}})

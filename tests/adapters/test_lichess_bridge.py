@@ -283,6 +283,19 @@ def test_answers_no_draw_where_the_server_takes_none(pychess):
     assert proc.stderr.count("takes no draw answers (HTTP 404)") == 1
 
 
+@pytest.mark.parametrize("abort_refused, status", [(False, "aborted"), (True, "resign")])
+def test_ends_a_game_it_cannot_play(server, abort_refused, status):
+    # A crazyhouse game starts without a challenge to the bridge (accepted elsewhere).
+    if abort_refused:
+        server.refuse("end", 400)               # as for a game past its first moves
+    cid = server.challenge("crazyhouse", start=True)
+    proc = run_bot(server)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "variant crazyhouse is not supported" in proc.stderr
+    game = server.game_of(cid)
+    assert game.status == status and game.bot_moves == []
+
+
 def test_refuses_to_start_with_a_wrong_token(server):
     proc = subprocess.run(
         [sys.executable, "-m", "adapters.lichess", "--url", server.url, "--max-games", "1"],
