@@ -245,9 +245,11 @@ class Game:
 
     def _read(self) -> None:
         """Follow the game's stream into the inbox until the game ends, reopening it when
-        it drops, after a pause; MAX_RECONNECTS attempts in a row without a new gameState
-        give the game up. A stream the server closes ends the game unless the server still
-        lists the game as in progress (lichess closes a game's stream at its end)."""
+        it drops, after a pause. MAX_RECONNECTS streams in a row that end with their
+        gameFull give the game up; one that lives on (a keep-alive or a state after it)
+        resets the count, however long the game. A stream the server closes ends the game
+        unless the server still lists it in progress (lichess closes a game's stream at its
+        end)."""
         _, api = make_client(self.config, self.username)
         failures = 0
         try:
@@ -255,10 +257,10 @@ class Game:
                 error = None
                 try:
                     with contextlib.closing(api.game_stream(self.id)) as stream:
-                        for event in stream:
+                        for lines, event in enumerate(stream):
+                            if lines:
+                                failures = 0        # this stream lives past its gameFull
                             if event is not None:
-                                if event.get("type") == "gameState":
-                                    failures = 0
                                 self.inbox.put(event)
                                 if policy.game_over(event):
                                     self._stop()

@@ -10,7 +10,9 @@ board's outcome, and plays the opponent itself: scripted moves first, then rando
 ones from a seeded generator; it may resign, offer a draw or abort.
 ``drop_stream_at_ply`` cuts each game stream once, mid game, without the closing chunk,
 to test reconnection; ``end_stream`` ends each game stream at the game's end without
-its final state (``"close"``: with the closing chunk; ``"cut"``: without); ``noise``
+its final state (``"close"``: with the closing chunk; ``"cut"``: without);
+``stream_lines`` closes each game stream once it has sent this many lines, its gameFull
+and keep-alives included (a server that cannot hold a stream open); ``noise``
 sends lines a bot must skip (malformed JSON, JSON that is no object, events of odd shape
 or unknown type) on every stream it opens; ``refuse`` answers an endpoint's next
 requests with an HTTP error. ``requests`` counts the requests to each endpoint,
@@ -240,6 +242,7 @@ class FakeLichess:
         self.drop_stream_at_ply = drop_stream_at_ply
         self.noise = noise
         self.end_stream = end_stream            # None, "close" or "cut"
+        self.stream_lines: int | None = None
         self.requests: collections.Counter = collections.Counter()  # endpoint -> count
         self.refusals: list = []                # see refuse()
         self.cond = threading.Condition()
@@ -553,7 +556,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_json(404, {"error": "Not found"})
             return
         endpoint = handler.__name__[2:]
-        self.fake.requests[endpoint] += 1
+        with fake.cond:
+            fake.requests[endpoint] += 1
+            fake.cond.notify_all()              # for wait() on the counts
         self.fake.user_agents.add(self.headers.get("User-Agent", ""))
         if self.headers.get("Authorization") != f"Bearer {self.fake.token}":
             if fake.pychess:
@@ -759,7 +764,8 @@ class _Handler(BaseHTTPRequestHandler):
         if first["state"]["status"] != "started":
             self._chunk(b"")                # its end is in the gameFull already
             return
-        while True:
+        lines = 1
+        while fake.stream_lines is None or lines < fake.stream_lines:
             with fake.cond:
                 if len(game.states) == sent and not fake.stopped:
                     fake.cond.wait(fake.keepalive)
@@ -779,6 +785,7 @@ class _Handler(BaseHTTPRequestHandler):
             over = bool(new) and new[-1]["status"] != "started"
             for state in new[:-1] if over and fake.end_stream else new:
                 self._line(game.wire(state))
+                lines += 1
             if over and fake.end_stream == "cut":
                 self.close_connection = True
                 return
@@ -786,6 +793,7 @@ class _Handler(BaseHTTPRequestHandler):
                 break                           # (pychess keeps the stream open)
             if not new:
                 self._chunk(fake.keepalive_line())
+                lines += 1
         self._chunk(b"")                        # lichess closes the stream after the end
 
 

@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from datetime import timedelta
 
 import pytest
@@ -23,7 +24,7 @@ from adapterkit import REPO_ROOT
 from engine.board import Board
 from fake_lichess import FakeLichess, Opponent
 
-from adapters.lichess import policy
+from adapters.lichess import bot, policy
 from adapters.lichess.bot import event_of
 
 TOKEN = "lip_test-token-never-logged"
@@ -195,6 +196,46 @@ def test_waits_as_long_as_a_429_says(server):
     assert game.status in ("resign", "mate"), game.status
     assert server.requests["game_stream"] == 3
     assert_bot_moves_legal(game)
+
+
+@pytest.fixture
+def reader(server, monkeypatch):
+    """A bridge game's stream reader, run in this process, pausing 10 ms between attempts
+    and giving up after 3 in a row; call it with the game's id, returns its thread."""
+    monkeypatch.setattr(bot, "BACKOFF", (0.01,))
+    monkeypatch.setattr(bot, "MAX_RECONNECTS", 3)
+    games = []
+
+    def start(game_id):
+        config = bot.Config(url=server.url, token=TOKEN, engine="unused")
+        games.append(bot.Game(config, game_id, "QuantumBot", bot._Server(server.url)))
+        thread = threading.Thread(target=games[-1]._read, daemon=True)
+        thread.start()
+        return thread
+
+    yield start
+    for game in games:
+        game.over.set()
+
+
+def test_gives_up_streams_that_end_with_their_game_full(server, reader):
+    server.stream_lines = 1             # each stream: its gameFull, then the closing chunk
+    cid = server.challenge("standard", bot_color="black", start=True,
+                           opponent=Opponent(seed=1))
+    thread = reader(cid)
+    thread.join(BOT_TIMEOUT)
+    assert not thread.is_alive(), "the reader kept reconnecting"
+    assert server.requests["game_stream"] == 1 + 3
+
+
+def test_keeps_reopening_streams_that_live_past_their_game_full(server, reader):
+    # Each stream lives for a keep-alive: a bad line, not a bad server. Its games go on.
+    server.stream_lines = 2
+    cid = server.challenge("standard", bot_color="black", start=True,
+                           opponent=Opponent(seed=1))
+    thread = reader(cid)
+    assert server.wait(lambda: server.requests["game_stream"] >= 3 + 3, BOT_TIMEOUT)
+    assert thread.is_alive()
 
 
 def test_skips_malformed_lines_and_odd_events(server):
