@@ -156,8 +156,8 @@ def _brief(exc: Exception) -> str:
 
 
 def _describe(exc: Exception) -> str:
-    """An error for the log, with the server's words when it answered in plain text
-    (pychess.org says so why it refuses an event stream)."""
+    """An error for the log, with the server's own words when it answered in plain text
+    (as pychess.org does to say why it refuses an event stream)."""
     if isinstance(exc, ResponseError) and exc.cause is None:
         said = " ".join(exc.response.text.split())[:300]
         if said:
@@ -297,6 +297,7 @@ class Game:
             return True
 
     def handle(self, event: dict) -> None:
+        """One event of the game's stream, in the game thread."""
         over = policy.game_over(event)
         if over is not None:
             self.status, winner = over
@@ -315,6 +316,7 @@ class Game:
             log.info("game %s: opponent gone: %s", self.id, event.get("gone"))
 
     def start(self, full: dict) -> None:
+        """Our colour and the start position from a gameFull; the engine, once."""
         key = policy.variant_key(full.get("variant"))
         variant = policy.VARIANTS.get(key)
         white = policy.obj(full.get("white"))
@@ -353,6 +355,7 @@ class Game:
         self.done = True
 
     def on_state(self, state: dict) -> None:
+        """Answer a standing draw offer, and move when it is our turn (once per position)."""
         if self.unplayable:
             return
         moves = policy.text(state.get("moves")).split()
@@ -364,6 +367,7 @@ class Game:
             self.play(state, moves)
 
     def answer_draw(self, plies: int) -> None:
+        """Accept or decline the offer by ``policy.accept_draw``, where the server can."""
         self.draw_answered_at = plies
         if not self.server.draw_answers:
             log.debug("game %s: draw offer at ply %d left to the next move", self.id, plies)
@@ -380,6 +384,7 @@ class Game:
                 log.warning("game %s: draw answer failed: %s", self.id, _describe(exc))
 
     def play(self, state: dict, moves: list) -> None:
+        """Search the position (unless the game is over) and post the move."""
         go_args = policy.go_command(state, self.config.movetime_ms)
         position = policy.position_command(self.initial_fen, moves)
         with self.lock:
