@@ -23,8 +23,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="UCI option for every game, repeatable "
                         "(default: Move Overhead=100)")
     p.add_argument("--variants", default="standard",
-                   help=f"server variant keys to accept, comma separated "
-                        f"(known: {', '.join(policy.VARIANTS)})")
+                   help=f"server variant keys to accept (and to name to pychess.org), "
+                        f"comma separated (known: {', '.join(policy.VARIANTS)})")
     p.add_argument("--modes", default="casual,rated", help="casual, rated or both")
     p.add_argument("--correspondence", action="store_true",
                    help="also accept games without a clock (played with --movetime)")

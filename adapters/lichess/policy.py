@@ -2,11 +2,14 @@
 when to agree to a draw, and what to tell the engine. No I/O here, so the unit tests call
 each one directly.
 
-Clock values arrive in milliseconds, as ints from ``gameFull`` and as ``timedelta`` from
-``gameState`` lines (berserk converts the top-level clock fields); both are accepted.
+Every function takes the server's JSON as it came: a field of the wrong type reads as
+missing (``obj``, ``text``), so no server input raises here. Clock values are
+milliseconds (ints; a ``timedelta`` is accepted too).
 """
 from __future__ import annotations
 
+import json
+import math
 import re
 from dataclasses import dataclass
 from datetime import timedelta
@@ -15,6 +18,11 @@ from datetime import timedelta
 # pychess.org's Lichess-compatible Bot API also offers "grand" (ranks 1-10 in UCI moves,
 # as Fairy-Stockfish and Quantum write them). Lichess has no hexagonal chess.
 VARIANTS = {"standard": "chess", "grand": "grand"}
+
+# Server variant key -> pychess.org's own name for the variant, which its capability
+# header and its gameFull's variant name use (its challenges use the keys).
+PYCHESS_NAMES = {"standard": "chess", "grand": "grand"}
+_PYCHESS_KEYS = {name: key for key, name in PYCHESS_NAMES.items()}
 
 # Variants of lichess we could name but do not play: chess960 and fromPosition need a
 # start position other than the variant's own (Quantum has no Chess960 castling), the
@@ -32,6 +40,44 @@ UNLIMITED_MS = 2_147_483_647
 DRAW_LOSING_CP = -300
 DRAW_LEVEL_CP = 30
 DRAW_LEVEL_FROM_MOVE = 40
+
+
+def obj(value) -> dict:
+    """``value`` if it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def text(value) -> str:
+    """``value`` if it is a JSON string, else ``""``."""
+    return value if isinstance(value, str) else ""
+
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def valid_id(value) -> str:
+    """A game or challenge id fit to go into a URL path (lichess and pychess ids are 8
+    letters and digits), else ``""``: an id from the server must not reach other paths."""
+    return value if isinstance(value, str) and _ID.fullmatch(value) else ""
+
+
+def variant_key(variant) -> str:
+    """The server key of a challenge's or a gameFull's ``variant``: its ``key`` (lichess),
+    else its ``name`` read as pychess.org's (whose gameFull gives only the name)."""
+    variant = obj(variant)
+    key = text(variant.get("key"))
+    if key:
+        return key
+    name = text(variant.get("name"))
+    return _PYCHESS_KEYS.get(name, name) or "standard"
+
+
+def pychess_capabilities(variants) -> str:
+    """The X-PyChess-Bot-Capabilities header for these server variant keys. pychess.org
+    refuses a bot's event stream without it and offers the bot only the variants named
+    (version 1: a JSON object with the version and a list of pychess's names)."""
+    names = [PYCHESS_NAMES[key] for key in variants if key in PYCHESS_NAMES]
+    return json.dumps({"version": 1, "variants": names}, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -54,20 +100,37 @@ class Score:
 
 def decline_reason(challenge: dict, policy: ChallengePolicy) -> str | None:
     """None to accept the challenge, else the Bot API's decline reason key."""
-    key = (challenge.get("variant") or {}).get("key", "standard")
+    key = variant_key(challenge.get("variant"))
     if key not in policy.variants or key not in VARIANTS:
         # "standard" reads to the challenger as "I only play standard chess".
         return "standard" if tuple(policy.variants) == ("standard",) else "variant"
     fen = challenge.get("initialFen")
-    if fen and fen != "startpos":
+    if (fen and fen != "startpos") or challenge.get("chess960") is True:
+        # Another start position (pychess.org flags its 960 twins with "chess960").
         return "standard" if key == "standard" else "variant"
-    tc = challenge.get("timeControl") or {}
-    if tc.get("type", "clock") != "clock" and not policy.allow_correspondence:
+    tc = obj(challenge.get("timeControl"))
+    if (tc.get("type") or "clock") != "clock" and not policy.allow_correspondence:
         return "timeControl"
-    mode = "rated" if challenge.get("rated") else "casual"
+    mode = "rated" if challenge.get("rated") is True else "casual"
     if mode not in policy.modes:
         return "casual" if mode == "rated" else "rated"
     return None
+
+
+def game_over(event: dict) -> tuple[str, str] | None:
+    """(status, winner or "") when a game stream's event says that the game is over: a
+    gameState, or a gameFull's state, whose status is not ``started``, or pychess.org's
+    ``gameEnd`` (its states always say ``started``; status ``ended``, no winner named);
+    else None."""
+    kind = event.get("type")
+    if kind == "gameEnd":
+        return "ended", ""
+    state = (obj(event.get("state")) if kind == "gameFull"
+             else event if kind == "gameState" else {})
+    status = text(state.get("status")) or "started"
+    if status == "started":
+        return None
+    return status, text(state.get("winner"))
 
 
 def accept_draw(score: Score | None, plies: int) -> bool:
@@ -96,19 +159,35 @@ def parse_score(info_line: str) -> Score | None:
     return Score(cp=value) if kind == "cp" else Score(mate=value)
 
 
+MAX_RETRY_AFTER_S = 600.0
+
+
+def retry_after(header, default: float) -> float:
+    """Seconds to wait after HTTP 429: the answer's Retry-After in seconds (pychess.org
+    sends one), at most MAX_RETRY_AFTER_S, else ``default`` (lichess asks for a minute)."""
+    try:
+        seconds = float(header) if isinstance(header, str) else math.nan
+    except ValueError:                      # e.g. an HTTP date
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        return default
+    return min(seconds, MAX_RETRY_AFTER_S)
+
+
 def millis(value) -> int | None:
-    """A Bot API clock field in milliseconds (int, float or timedelta), or None."""
-    if value is None:
-        return None
+    """A Bot API clock field in milliseconds (int, float or timedelta), or None when it is
+    missing or not a finite number."""
     if isinstance(value, timedelta):
         return int(value.total_seconds() * 1000)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
     return int(value)
 
 
 def side_to_move(initial_fen: str | None, moves: list) -> str:
     """"white" or "black", from the game's initial position and the moves since."""
     first = "w"
-    if initial_fen and initial_fen != "startpos":
+    if isinstance(initial_fen, str) and initial_fen != "startpos":
         fields = initial_fen.split()
         first = fields[1] if len(fields) > 1 else "w"
     white = (first == "w") == (len(moves) % 2 == 0)
@@ -116,8 +195,10 @@ def side_to_move(initial_fen: str | None, moves: list) -> str:
 
 
 def position_command(initial_fen: str | None, moves: list) -> str:
-    start = ("startpos" if not initial_fen or initial_fen == "startpos"
-             else f"fen {initial_fen}")
+    """The UCI ``position`` line. The FEN's whitespace is squeezed to single spaces, so
+    that a FEN from the server cannot end the line and slip the engine a command."""
+    fen = " ".join(text(initial_fen).split())
+    start = "startpos" if not fen or fen == "startpos" else f"fen {fen}"
     return f"position {start}" + (" moves " + " ".join(moves) if moves else "")
 
 

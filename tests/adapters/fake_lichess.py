@@ -2,13 +2,32 @@
 
 It speaks HTTP/1.1 as lichess does: the event stream and the game streams are NDJSON
 with chunked transfer encoding and keep-alive newlines. It checks the bearer token,
-validates every move of the bot (python-chess for standard, ``engine.board.Board`` for
-grand; an illegal move or one out of turn gets 400), runs both clocks from the second
+validates every move of the bot (python-chess for lichess's variants,
+``engine.board.Board`` for grand; an illegal move, one out of turn or one in a finished
+game gets 400 and is listed in ``rejected``), runs both clocks from the second
 move on as lichess does (a flag falls while the bot thinks, too), ends games by the
 board's outcome, and plays the opponent itself: scripted moves first, then random legal
 ones from a seeded generator; it may resign, offer a draw or abort.
 ``drop_stream_at_ply`` cuts each game stream once, mid game, without the closing chunk,
-to test reconnection.
+to test reconnection; ``end_stream`` ends each game stream at the game's end without
+its final state (``"close"``: with the closing chunk; ``"cut"``: without);
+``stream_lines`` closes each game stream once it has sent this many lines, its gameFull
+and keep-alives included (a server that cannot hold a stream open); ``noise``
+sends lines a bot must skip (malformed JSON, JSON that is no object, events of odd shape
+or unknown type) on every stream it opens; ``refuse`` answers an endpoint's next
+requests with an HTTP error. ``requests`` counts the requests to each endpoint,
+``not_found`` lists the requests to no endpoint.
+
+``pychess=True`` makes it behave as pychess.org's Bot API does (its server/bot_api.py):
+the event stream wants the ``X-PyChess-Bot-Capabilities`` header (400 without it) and
+announces only challenges in the variants it names; there is no draw endpoint (404);
+a wrong token gets 403; events carry pychess's fields only (a gameFull's variant has
+just its ``name``, players just theirs); game states always say ``started`` and a
+game's end is a ``gameEnd`` line, after which the stream stays open; keep-alives are
+``{"type":"ping"}`` lines; there is no gameFinish and no game in ``account/playing``;
+and a game stream opened while another is open, or once after one was cut (the server
+counts it open until a write to it fails), gets 409. Unlike pychess, the fake's
+opponent can still offer draws (``wdraw``/``bdraw``), to test the missing endpoint.
 
 Also enough of the rest of the API for the real lichess-bot: token test, account,
 ``account/playing``, chat, abort, resign, and ``offeringDraw`` on moves.
@@ -21,6 +40,7 @@ Also enough of the rest of the API for the real lichess-bot: token test, account
 """
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import random
@@ -32,10 +52,24 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import chess
+import chess.variant
 from engine.board import Board
 
 BOT_ID, BOT_NAME = "quantumbot", "QuantumBot"
 OPP_ID, OPP_NAME = "randomopp", "RandomOpp"
+# Lines a bot must survive: at the head of each event stream and after each gameFull.
+EVENT_NOISE = (b'{"type": "challenge", "challenge": {"id": ', b"[1, 2]", b'"hello"', b"null",
+               b"\xff\xfe{}", b'{"type": "challenge"}', b'{"type": "gameStart", "game": 7}',
+               b'{"type": "challenge", "challenge": {"id": "../../api/x", "variant": "grand"}}',
+               b'{"type": "gameFinish", "game": {"id": ["x"]}}', b'{"type": "somethingNew"}')
+GAME_NOISE = (b'{"type": "gameState", "moves": ', b"[]", b"42", b"\xc3\x28", b'{"no": "type"}',
+              b'{"type": "chatLine", "username": "x", "text": "hi", "room": "player"}',
+              b'{"type": "opponentGone", "gone": true, "claimWinInSeconds": 30}')
+CAPABILITIES_HEADER = "X-PyChess-Bot-Capabilities"
+# pychess.org's names of a few of its variants, and of the lichess keys that differ.
+PYCHESS_VARIANTS = {"chess", "chess960", "crazyhouse", "crazyhouse960", "grand", "grandhouse",
+                    "makruk", "shogi", "xiangqi"}
+PYCHESS_NAME = {"standard": "chess"}
 VARIANT_NAMES = {"standard": ("Standard", "Std"), "grand": ("Grand", "Grand"),
                  "crazyhouse": ("Crazyhouse", "ZH"), "chess960": ("Chess960", "960")}
 
@@ -47,16 +81,22 @@ class Opponent:
     seed: int = 1
     script: tuple = ()                      # its first moves, played while legal
     resign_at_ply: int | None = None        # resigns on its turn once this many plies stand
-    offer_draw_at_ply: int | None = None    # offers a draw once, with the move that
-                                            # brings the game to this many plies
+    offer_draw_at_ply: int | None = None    # offers a draw with the move that brings
+                                            # the game to this many plies,
+    draw_offers: int = 1                    # and again with its next moves, this many
+                                            # offers in all
     abort_on_start: bool = False            # aborts as soon as the bot opens the game stream
 
 
 class Rules:
-    """The referee's board: python-chess for standard, Quantum's Board otherwise."""
+    """The referee's board: python-chess for lichess's variants (standard, crazyhouse...),
+    Quantum's Board otherwise (grand)."""
 
     def __init__(self, variant: str):
-        self.chess = chess.Board() if variant == "standard" else None
+        try:
+            self.chess = chess.variant.find_variant(variant)()
+        except ValueError:
+            self.chess = None
         self.board = None if self.chess else Board(variant)
         self.initial_fen = "startpos" if self.chess else self.board.fen()
 
@@ -112,10 +152,13 @@ class FakeGame:
     clocks: dict = field(default_factory=dict)
     turn_started: float = 0.0
     draw_offer: str | None = None           # colour whose offer stands
-    draw_offered: bool = False
+    draw_offers_made: int = 0
     states: list = field(default_factory=list)   # every gameState sent, as dicts
     stream_opened: int = 0
     dropped: bool = False
+    pychess: bool = False                   # speak as pychess.org does
+    open_streams: int = 0
+    stale_stream: bool = False              # pychess: a cut stream still counts as open
     created_ms: int = 0
     rng: random.Random | None = None
 
@@ -132,12 +175,36 @@ class FakeGame:
             s["winner"] = self.winner
         return s
 
+    def wire(self, state: dict) -> dict:
+        """A recorded state as the stream sends it: as it is, or pychess's way (the state
+        says ``started`` for ever; the end is a ``gameEnd`` line)."""
+        if not self.pychess:
+            return state
+        if state["status"] != "started":
+            return {"type": "gameEnd", "game": {"id": self.id}}
+        return self._pychess_state(state)
+
+    @staticmethod
+    def _pychess_state(state: dict) -> dict:
+        fields = ("type", "moves", "wtime", "btime", "winc", "binc", "wdraw", "bdraw")
+        return {**{k: state[k] for k in fields}, "wtakeback": False, "btakeback": False,
+                "status": "started"}
+
     def player(self, color: str) -> dict:
+        if self.pychess:
+            return {"name": BOT_NAME if color == self.bot_color else OPP_NAME}
         if color == self.bot_color:
             return {"id": BOT_ID, "name": BOT_NAME, "title": "BOT", "rating": 2000}
         return {"id": OPP_ID, "name": OPP_NAME, "title": "BOT", "rating": 1500}
 
     def full(self) -> dict:
+        if self.pychess:
+            fen = chess.STARTING_FEN if self.rules.chess else self.rules.initial_fen
+            return {"type": "gameFull", "id": self.id,
+                    "variant": {"name": PYCHESS_NAME.get(self.variant, self.variant)},
+                    "white": self.player("white"), "black": self.player("black"),
+                    "initialFen": fen, "createdAt": self.created_ms // 1000,
+                    "state": self._pychess_state(self.state())}
         name, short = VARIANT_NAMES.get(self.variant, (self.variant, self.variant))
         return {"type": "gameFull", "id": self.id, "rated": self.rated,
                 "variant": {"key": self.variant, "name": name, "short": short},
@@ -148,6 +215,9 @@ class FakeGame:
                 "initialFen": self.rules.initial_fen, "state": self.state()}
 
     def start_event(self) -> dict:
+        if self.pychess:        # (pychess writes both values as strings)
+            return {"type": "gameStart",
+                    "game": {"id": self.id, "skill_level": "0", "chess960": "False"}}
         name, _ = VARIANT_NAMES.get(self.variant, (self.variant, self.variant))
         return {"type": "gameStart", "game": {
             "gameId": self.id, "fullId": self.id + "abcd", "id": self.id,
@@ -161,10 +231,20 @@ class FakeGame:
 
 class FakeLichess:
     def __init__(self, token: str = "test-token", keepalive: float = 0.5,
-                 drop_stream_at_ply: int | None = None, port: int = 0):
+                 drop_stream_at_ply: int | None = None, port: int = 0, noise: bool = False,
+                 end_stream: str | None = None, pychess: bool = False):
         self.token = token
-        self.keepalive = keepalive              # seconds between keep-alive newlines
+        self.pychess = pychess
+        self.draw_endpoint = not pychess
+        self.capabilities: set | None = None    # pychess: what the bot last advertised
+        self.not_found: list = []               # (method, path) of requests to no endpoint
+        self.keepalive = keepalive              # seconds between keep-alive lines
         self.drop_stream_at_ply = drop_stream_at_ply
+        self.noise = noise
+        self.end_stream = end_stream            # None, "close" or "cut"
+        self.stream_lines: int | None = None
+        self.requests: collections.Counter = collections.Counter()  # endpoint -> count
+        self.refusals: list = []                # see refuse()
         self.cond = threading.Condition()
         self.events: list = []                  # every event stream line ever sent
         self.challenges: dict = {}              # id -> {"json", "status", "reason", ...}
@@ -195,8 +275,10 @@ class FakeLichess:
     def challenge(self, variant: str = "standard", bot_color: str = "white",
                   limit_s: float = 10, inc_s: float = 0.1, rated: bool = False,
                   opponent: Opponent | None = None, speed: str | None = None,
-                  correspondence: bool = False) -> str:
-        """Send the bot a challenge from the opponent; returns the challenge id."""
+                  correspondence: bool = False, start: bool = False) -> str:
+        """Send the bot a challenge from the opponent; returns the challenge id. With
+        ``start``, start its game at once instead, unasked (as one the bot's owner
+        accepted in a browser)."""
         cid = f"g{next(self._ids):07d}"   # accepted, the game keeps the challenge's id
         name, short = VARIANT_NAMES.get(variant, (variant, variant))
         estimate = limit_s + 40 * inc_s
@@ -217,13 +299,55 @@ class FakeLichess:
                 "rated": rated, "speed": speed, "timeControl": tc,
                 "color": opp_color, "finalColor": opp_color,
                 "perf": {"icon": "", "name": name if variant != "standard" else speed.title()}}
+        if self.pychess:
+            body = {**{k: body[k] for k in ("id", "rated", "speed", "timeControl", "color",
+                                            "finalColor", "perf")},
+                    "challenger": {"name": OPP_NAME, "rating": 1500, "title": "BOT"},
+                    "variant": {"key": variant}, "level": 0, "chess960": False}
         with self.cond:
             self.challenges[cid] = {"json": body, "status": "created", "reason": None,
                                     "bot_color": bot_color, "opponent": opponent or Opponent(),
                                     "limit_ms": int(limit_s * 1000), "inc_ms": int(inc_s * 1000),
                                     "game": None}
-            self._event({"type": "challenge", "challenge": body})
+            if start:
+                self._accept(cid)
+            else:
+                self._event({"type": "challenge", "challenge": body})
         return cid
+
+    def refuse(self, endpoint: str, status: int, times: int | None = 1, after: int = 0,
+               headers: dict | None = None) -> None:
+        """Answer ``times`` requests to ``endpoint`` (a handler's name: ``game_stream``,
+        ``event_stream``, ``move``, ``end``...; ``times`` None: all) with ``status``, once
+        ``after`` more requests to it have been served."""
+        with self.cond:
+            self.refusals.append({"endpoint": endpoint, "status": status, "times": times,
+                                  "after": after, "headers": headers or {}})
+
+    def _refusal(self, endpoint: str) -> dict | None:
+        """The refusal due for this request to ``endpoint``, if any (counts it down)."""
+        with self.cond:
+            for rule in self.refusals:
+                if rule["endpoint"] != endpoint or rule["times"] == 0:
+                    continue
+                if rule["after"] > 0:
+                    rule["after"] -= 1
+                    return None
+                if rule["times"] is not None:
+                    rule["times"] -= 1
+                return rule
+        return None
+
+    def keepalive_line(self) -> bytes:
+        return b'{"type":"ping"}\n' if self.pychess else b"\n"
+
+    def offered(self, event: dict) -> bool:
+        """Whether the event stream sends the event: pychess announces a challenge only in
+        a variant the bot advertised."""
+        if not self.pychess or event.get("type") != "challenge":
+            return True
+        key = event["challenge"]["variant"]["key"]
+        return PYCHESS_NAME.get(key, key) in (self.capabilities or ())
 
     def game_of(self, challenge_id: str) -> FakeGame | None:
         gid = self.challenges[challenge_id]["game"]
@@ -252,7 +376,12 @@ class FakeLichess:
     def _finish(self, game: FakeGame, status: str, winner: str | None) -> None:
         game.status, game.winner, game.draw_offer = status, winner, None
         self._publish(game)
-        self._event({"type": "gameFinish", "game": game.start_event()["game"]})
+        if self.pychess:
+            return                      # pychess has no gameFinish
+        finished = {**game.start_event()["game"], "status": {"name": status}}
+        if winner:
+            finished["winner"] = winner
+        self._event({"type": "gameFinish", "game": finished})
 
     def _accept(self, cid: str) -> FakeGame:
         ch = self.challenges[cid]
@@ -265,7 +394,7 @@ class FakeLichess:
                         ch["json"]["rated"], ch["json"]["speed"], rules=Rules(variant),
                         clocks={"white": limit, "black": limit}, turn_started=time.monotonic(),
                         created_ms=int(time.time() * 1000),
-                        rng=random.Random(ch["opponent"].seed))
+                        rng=random.Random(ch["opponent"].seed), pychess=self.pychess)
         self.games[gid] = game
         ch["game"] = gid
         if game.rules.turn() != game.bot_color:
@@ -309,13 +438,15 @@ class FakeLichess:
         scripted = opp.script[ply] if ply < len(opp.script) else None
         # A draw offer goes with the move (lichess's ``offeringDraw``): the move's
         # gameState already carries it.
-        if (opp.offer_draw_at_ply is not None and not game.draw_offered
+        if (opp.offer_draw_at_ply is not None and game.draw_offers_made < opp.draw_offers
                 and len(game.moves) + 1 >= opp.offer_draw_at_ply):
-            game.draw_offered, game.draw_offer = True, game.opp_color
+            game.draw_offers_made += 1
+            game.draw_offer = game.opp_color
         self._push(game, scripted if scripted in legal else game.rng.choice(legal))
 
     def _bot_move(self, game: FakeGame, move: str, offering_draw: bool) -> tuple:
         if game.status != "started":
+            game.rejected.append((move, "game over"))
             return 400, {"error": "This game is over"}
         if self._check_flag(game):
             return 400, {"error": "Time is up"}
@@ -376,11 +507,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- plumbing ----------------------------------------------------------------------
 
-    def _send_json(self, code: int, body) -> None:
-        data = json.dumps(body).encode()
+    def _send_json(self, code: int, body, headers: dict | None = None,
+                   content_type: str = "application/json") -> None:
+        data = body.encode() if content_type == "text/plain" else json.dumps(body).encode()
         self.send_response(code)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
 
@@ -397,11 +531,14 @@ class _Handler(BaseHTTPRequestHandler):
     def _line(self, obj) -> None:
         self._chunk(json.dumps(obj).encode() + b"\n")
 
+    def _send_text(self, code: int, text: str) -> None:
+        self._send_json(code, text, content_type="text/plain")
+
     def _route(self, routes):
         path = urlsplit(self.path).path
         for pattern, name in routes:
             found = pattern.match(path)
-            if found:
+            if found and (name != "draw" or self.fake.draw_endpoint):
                 return getattr(self, "h_" + name), found.groups()
         return None, ()
 
@@ -409,12 +546,30 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         self.body = self.rfile.read(length) if length else b""
         handler, groups = self._route(routes)
+        fake = self.fake
         if handler is None:
-            self._send_json(404, {"error": "Not found"})
+            with fake.cond:
+                fake.not_found.append((self.command, urlsplit(self.path).path))
+            if fake.pychess:
+                self._send_text(404, "404: Not Found")
+            else:
+                self._send_json(404, {"error": "Not found"})
             return
+        endpoint = handler.__name__[2:]
+        with fake.cond:
+            fake.requests[endpoint] += 1
+            fake.cond.notify_all()              # for wait() on the counts
         self.fake.user_agents.add(self.headers.get("User-Agent", ""))
         if self.headers.get("Authorization") != f"Bearer {self.fake.token}":
-            self._send_json(401, {"error": "No such token"})
+            if fake.pychess:
+                self._send_text(403, "403: Forbidden")
+            else:
+                self._send_json(401, {"error": "No such token"})
+            return
+        refusal = self.fake._refusal(endpoint)
+        if refusal:
+            self._send_json(refusal["status"], {"error": "Refused by the test"},
+                            refusal["headers"])
             return
         try:
             handler(*groups)
@@ -430,11 +585,17 @@ class _Handler(BaseHTTPRequestHandler):
     # -- endpoints ---------------------------------------------------------------------
 
     def h_account(self) -> None:
+        if self.fake.pychess:
+            self._send_json(200, {"id": BOT_NAME, "username": BOT_NAME, "title": "BOT"})
+            return
         self._send_json(200, {"id": BOT_ID, "username": BOT_NAME, "title": "BOT",
                               "perfs": {}, "createdAt": 1600000000000})
 
     def h_playing(self) -> None:
         fake = self.fake
+        if fake.pychess:
+            self._send_json(200, {"nowPlaying": []})
+            return
         with fake.cond:
             now = [g.start_event()["game"] for g in fake.games.values()
                    if g.status == "started"]
@@ -511,8 +672,33 @@ class _Handler(BaseHTTPRequestHandler):
             self.fake.chat.append((gid, self.body.decode(errors="replace")))
         self._send_json(200, {"ok": True})
 
+    def _capabilities(self) -> set | str:
+        """The pychess variants the bot's header advertises (those pychess knows), or the
+        reason why pychess refuses the header."""
+        raw = self.headers.get(CAPABILITIES_HEADER)
+        if raw is None:
+            return f"Missing required {CAPABILITIES_HEADER} header."
+        try:
+            caps = json.loads(raw)
+        except ValueError:
+            return "Invalid BOT capability header."
+        if not isinstance(caps, dict) or caps.get("version") != 1:
+            return "Unsupported BOT capability version."
+        names = caps.get("variants")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            return "BOT capabilities must contain a variant list."
+        known = {PYCHESS_NAME.get(n, n) for n in names} & PYCHESS_VARIANTS
+        return known or "BOT does not advertise any PyChess-supported variants."
+
     def h_event_stream(self) -> None:
         fake = self.fake
+        if fake.pychess:
+            caps = self._capabilities()
+            if isinstance(caps, str):
+                self._send_text(400, caps)
+                return
+            with fake.cond:
+                fake.capabilities = caps
         self._start_stream()
         with fake.cond:
             # On connection lichess repeats the games in progress and open challenges.
@@ -520,8 +706,11 @@ class _Handler(BaseHTTPRequestHandler):
             backlog += [{"type": "challenge", "challenge": c["json"]}
                         for c in fake.challenges.values() if c["status"] == "created"]
             sent = len(fake.events)
+        for line in EVENT_NOISE if fake.noise else ():
+            self._chunk(line + b"\n")
         for event in backlog:
-            self._line(event)
+            if fake.offered(event):
+                self._line(event)
         while True:
             with fake.cond:
                 if len(fake.events) == sent and not fake.stopped:
@@ -531,9 +720,10 @@ class _Handler(BaseHTTPRequestHandler):
                 new = fake.events[sent:]
                 sent = len(fake.events)
             for event in new:
-                self._line(event)
+                if fake.offered(event):
+                    self._line(event)
             if not new:
-                self._chunk(b"\n")
+                self._chunk(fake.keepalive_line())
         self._chunk(b"")
         self.close_connection = True
 
@@ -543,6 +733,22 @@ class _Handler(BaseHTTPRequestHandler):
             game = self._game(gid)
             if game is None:
                 return
+            conflict = game.pychess and (game.open_streams > 0 or game.stale_stream)
+            game.stale_stream = False
+            if not conflict:
+                game.open_streams += 1
+        if conflict:
+            self._send_text(409, "game stream already active")
+            return
+        try:
+            self._game_stream(game)
+        finally:
+            with fake.cond:
+                game.open_streams -= 1
+
+    def _game_stream(self, game: FakeGame) -> None:
+        fake = self.fake
+        with fake.cond:
             fake._check_flag(game)
             game.stream_opened += 1
             first = game.full()
@@ -550,13 +756,16 @@ class _Handler(BaseHTTPRequestHandler):
             abort = game.opponent.abort_on_start and game.status == "started"
         self._start_stream()
         self._line(first)
+        for line in GAME_NOISE if fake.noise else ():
+            self._chunk(line + b"\n")
         if abort:
             with fake.cond:
                 fake._finish(game, "aborted", None)
         if first["state"]["status"] != "started":
             self._chunk(b"")                # its end is in the gameFull already
             return
-        while True:
+        lines = 1
+        while fake.stream_lines is None or lines < fake.stream_lines:
             with fake.cond:
                 if len(game.states) == sent and not fake.stopped:
                     fake.cond.wait(fake.keepalive)
@@ -569,16 +778,22 @@ class _Handler(BaseHTTPRequestHandler):
                         and any(len(s["moves"].split()) >= fake.drop_stream_at_ply
                                 for s in new))
                 if drop:
-                    game.dropped = True
+                    game.dropped = game.stale_stream = True
             if drop:
                 self.close_connection = True    # no closing chunk: the stream just stops
                 return
-            for state in new:
-                self._line(state)
-            if new and new[-1]["status"] != "started":
-                break
+            over = bool(new) and new[-1]["status"] != "started"
+            for state in new[:-1] if over and fake.end_stream else new:
+                self._line(game.wire(state))
+                lines += 1
+            if over and fake.end_stream == "cut":
+                self.close_connection = True
+                return
+            if over and (fake.end_stream or not game.pychess):
+                break                           # (pychess keeps the stream open)
             if not new:
-                self._chunk(b"\n")
+                self._chunk(fake.keepalive_line())
+                lines += 1
         self._chunk(b"")                        # lichess closes the stream after the end
 
 
