@@ -4,16 +4,18 @@ Searches run in the engine's worker thread; ``Driver.go`` waits for their bestmo
 sends ``stop`` first). Every wait has a hang guard, and nothing here measures speed.
 """
 import io
+import re
 import threading
 
 import pytest
 
 from engine.board import Board
+from engine.eval_tables import stalemate_cp
 from engine.variant import variant_names
 from protocol import uci
 from protocol.uci import UciSession, main
-from uci_helpers import (BESTMOVE_RE, CHECKMATED, HANDSHAKE_OPTIONS, INFO_RE, SEARCH_GUARD_S,
-                         STALEMATE, Driver, check_answer, check_perft_report,
+from uci_helpers import (BESTMOVE_RE, CHECKMATED, HANDSHAKE_OPTIONS, INFO_RE, REPO_ROOT,
+                         SEARCH_GUARD_S, STALEMATE, Driver, check_answer, check_perft_report,
                          check_search_output, is_error, is_search_line, snapshot, start_perft)
 
 MATE_IN_ONE = "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1"      # b1b8 mates, nothing else does
@@ -390,6 +392,36 @@ def test_go_mate_finds_the_mate_and_ends(driver):
 def test_game_over_answers_depth_0_and_bestmove_none(driver, fen, score, go):
     assert driver.send(f"position fen {fen}") == []
     assert driver.go(go) == [f"info depth 0 score {score}", "bestmove (none)"]
+
+
+# Hexagonal: Black (king f11, blocked pawn stacks) has no move and is not in check; one
+# step earlier, with the white king on f8, Kf8-f9 stalemates it (tests/search/test_hex_stalemate.py).
+HEX_STALEMATED = "k/3/2K2/7/9/11/11/11/1p7p1/1p7p1/1P7P1 b - 0 1"
+HEX_STALEMATING = "k/3/5/3K3/9/11/11/11/1p7p1/1p7p1/1P7P1 w - 0 1"
+
+
+def documented_hex_stalemate_cp() -> int:
+    """The score docs/protocol.md (*Finished games*) says a stalemated hexagonal side
+    reports."""
+    text = " ".join((REPO_ROOT / "docs" / "protocol.md").read_text().split())
+    match = re.search(r"the stalemated side reports `score cp (-?[0-9]+)`", text)
+    assert match, "docs/protocol.md does not state the hexagonal stalemate score"
+    return int(match.group(1))
+
+
+def test_hex_stalemate_is_reported_as_documented(driver):
+    """Issue 13: the docs said cp +-100, the engine -191. The documented value is the one
+    the search means (stalemate_cp(3/4): 1/4 as a logistic score), and both the stalemated
+    root and the stalemating move are reported with it."""
+    cp = documented_hex_stalemate_cp()
+    assert cp == stalemate_cp(0.75)
+    driver.send("setoption name UCI_Variant value hexagonal")
+    driver.send(f"position fen {HEX_STALEMATED}")
+    assert driver.go("go depth 3") == [f"info depth 0 score cp {cp}", "bestmove (none)"]
+    driver.send(f"position fen {HEX_STALEMATING}")
+    lines = driver.go("go depth 3 searchmoves f8f9")
+    assert lines[-1] == "bestmove f8f9"
+    assert f" score cp {-cp} " in lines[-2] and lines[-2].startswith("info depth 3 ")
 
 
 @pytest.mark.parametrize("fen, score", [(CHECKMATED, "mate 0"), (STALEMATE, "cp 0")])
