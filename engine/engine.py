@@ -487,18 +487,25 @@ class Engine:
             return view_moves(self._fog.last, load_variant(self._variant))
         return self._board.legal_moves()
 
-    def perft_divide(self, depth: int) -> list[tuple[str, int]]:
-        """Leaf counts per legal root move at ``depth`` (1..MAX_PERFT_DEPTH).
-
-        The sum of the counts is ``perft(depth)``. Raises ValueError for a depth out of
-        range (the core's divide is meaningless below 1).
-        """
+    def check_perft(self, depth: int) -> None:
+        """ValueError unless perft can count ``depth`` (1..MAX_PERFT_DEPTH) plies here: a
+        true position, not fog views nor Alea (whose moves depend on the dice). Nothing
+        is stopped or changed, so a front end can refuse a perft and leave a running
+        search alone."""
         if not 1 <= depth <= MAX_PERFT_DEPTH:
             raise ValueError(f"perft depth must be 1..{MAX_PERFT_DEPTH}, not {depth}")
         if self._fog is not None:
             raise ValueError("perft needs a true position (position startpos|fen), not fog views")
         if self._alea is not None:
             raise ValueError("perft counts chess moves; Alea's depend on the dice")
+
+    def perft_divide(self, depth: int) -> list[tuple[str, int]]:
+        """Leaf counts per legal root move at ``depth`` (1..MAX_PERFT_DEPTH).
+
+        The sum of the counts is ``perft(depth)``. Raises ValueError where ``check_perft``
+        does (the core's divide is meaningless below 1).
+        """
+        self.check_perft(depth)
         return self._board.perft_divide(depth)
 
 

@@ -283,6 +283,7 @@ def cmd_position(session: UciSession, args: list[str]) -> None:
 def cmd_go(session: UciSession, args: list[str]) -> None:
     limits = parse_go(args)
     if limits.perft is not None:
+        session.engine.check_perft(limits.perft)    # a refused perft leaves a search alone
         session.engine.stop()
         session.engine.wait()
         session.send(*dialect.perft_report(session.engine, limits.perft))

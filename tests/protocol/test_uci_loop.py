@@ -532,6 +532,38 @@ def test_other_commands_during_a_search_leave_it_running(driver, line, refused):
     assert len(bestmoves(lines)) == 1
 
 
+FOG_VIEW = "rnbqkbnr/pppppppp/8/8/********/********/********/******** b KQkq - 0 1"
+IN_CHESS = ["position startpos"]
+IN_ALEA = ["setoption name UCI_Variant value alea", "position alea startpos"]
+IN_FOG = ["setoption name UCI_Variant value fogofwar", f"position fog view {FOG_VIEW}"]
+
+
+@pytest.mark.parametrize("setup, line", [
+    (IN_ALEA, "go perft 1"), (IN_FOG, "go perft 1"),
+    (IN_ALEA, "position startpos"), (IN_ALEA, "position alea startpos moves e2e5"),
+    (IN_ALEA, "position fog view x"), (IN_ALEA, "guide review e2e5"),
+    (IN_ALEA, "draw accept"), (IN_ALEA, "go depth 2 searchmoves e2e5"),
+    (IN_FOG, "position fog view x"), (IN_FOG, "position alea startpos"),
+    (IN_FOG, "draw offer"), (IN_FOG, "go depth 1 guide"),
+    (IN_CHESS, "go perft 21"), (IN_CHESS, "go depth 1 guide"), (IN_CHESS, "draw offer"),
+    (IN_CHESS, "guide review e2e4"), (IN_CHESS, "position fog view x"),
+    (IN_CHESS, "position alea startpos"), (IN_CHESS, "learn result 1-0 moves e2e5"),
+    (IN_CHESS, "bench 0"), (IN_CHESS, "setoption name Level value expert")])
+def test_a_refused_line_leaves_the_running_search_alone(driver, setup, line):
+    """Issue 13: a refused `go perft` (in Alea, after `position fog`) stopped the running
+    search. Every handler validates before it stops anything: one error line, no
+    bestmove, and the search runs on until `stop`."""
+    for command in setup:
+        assert driver.send(command) == []
+    lines = driver.send("go infinite")
+    answer = send_guarded(driver, line)
+    own = [x for x in answer if not is_search_line(x)]
+    assert len(own) == 1 and is_error(own), own
+    assert not bestmoves(answer) and driver.session.engine.searching
+    lines += answer + driver.settle()
+    assert len(bestmoves(lines)) == 1
+
+
 def test_quit_during_a_search_ends_it(driver):
     driver.send("position startpos")
     lines = driver.send("go infinite")
