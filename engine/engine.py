@@ -5,7 +5,8 @@ search worker, and knows nothing about any protocol: it never prints. Bad input 
 ``ValueError`` that leaves the old state untouched, so a front end can report it and
 carry on. ``go`` is non-blocking: the search runs in a worker thread without the GIL and
 reports through the ``on_info``/``on_bestmove`` callbacks, so the protocol thread can
-answer ``isready``, ``stop`` and ``ponderhit`` at once.
+answer ``isready``, ``stop`` and ``ponderhit`` at once. ``perft`` and ``bench`` run in the
+same worker, one job at a time, and ``stop`` ends them too.
 
 Alea (``UCI_Variant alea``, docs/protocol.md "Alea games") is a *hosted game*: its board
 is chess's, its rules (dice, cooldown, jokers) are ``engine/alea.py`` on top, and an
@@ -24,10 +25,10 @@ from __future__ import annotations
 import random
 import threading
 
-from engine import adaptive, alea, aleasearch, levels
+from engine import adaptive, alea, aleasearch, bench, levels
 from engine.aleacore import AleaCore
 from engine.belief import Belief, FogHistory, check_history
-from engine.board import Board
+from engine.board import Board, PerftStop
 from engine.deepening import BestMove, GoLimits, SearchInfo, think
 from engine.eval_tables import eval_tables
 from engine.fog import view_board, view_moves
@@ -68,11 +69,14 @@ def resolve_game(name: str) -> str:
 
 
 class _ClockBox(list):
-    """Where ``think`` puts the Clock of its search; ``armed`` is set once it is there."""
+    """Where ``think`` puts the Clock of its search; ``armed`` is set once it is there
+    (from the start for a job without a clock: perft, bench)."""
 
-    def __init__(self):
+    def __init__(self, armed: bool = False):
         super().__init__()
         self.armed = threading.Event()
+        if armed:
+            self.armed.set()
 
     def append(self, clock) -> None:
         super().append(clock)
@@ -95,6 +99,7 @@ class Engine:
         self._tt = TranspositionTable(DEFAULT_HASH_MB)
         self._searcher = Searcher()
         self._thread: threading.Thread | None = None
+        self._job = "search"        # what the worker thread runs: search, perft or bench
         self._clock_box: list = _ClockBox()
         self._rng = random.Random()
         self.multipv = 1
@@ -214,7 +219,13 @@ class Engine:
     # -- searching --------------------------------------------------------------------------
     @property
     def searching(self) -> bool:
+        """True while the worker thread runs a search, a perft or a bench."""
         return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def job(self) -> str | None:
+        """What the worker thread runs now: ``search``, ``perft``, ``bench``, or None."""
+        return self._job if self.searching else None
 
     def go(self, limits: GoLimits, on_info, on_bestmove) -> None:
         """Start searching the current position; return at once.
@@ -232,7 +243,6 @@ class Engine:
         strength = self.strength(limits)
         searcher, box = Searcher(), _ClockBox()
         tt, multipv, overhead, rng = self._tt, self.multipv, self.move_overhead_ms, self._rng
-        self._clock_box, self._searcher = box, searcher
         fog = self._fog
         if fog is not None and self._belief is None:
             self._belief = Belief(self._variant)
@@ -242,7 +252,7 @@ class Engine:
             if self._alea_core is None:
                 self._alea_core = AleaCore()
                 aleasearch.configure(self._alea_core)
-            searcher = self._searcher = self._alea_core
+            searcher = self._alea_core
         elif state is not None:                     # classic mode (A19): chess, but a
             limits = _classic_limits(board, limits)  # promotion is answered without piece
             on_bestmove = _classic_answer(on_bestmove)
@@ -269,18 +279,49 @@ class Engine:
                 best = BestMove(moves[0] if moves else None)
             on_bestmove(best)
 
-        thread = threading.Thread(target=run, name="quantum-search", daemon=True)
-        self._thread = thread
+        self._launch("search", run, searcher, box)
+
+    def perft(self, depth: int, on_done, on_error=None) -> None:
+        """Count ``perft_divide(depth)`` in the worker thread, as ``go`` searches; return at
+        once. ``on_done(divide, roots)`` is called from the worker, ``roots`` being the
+        number of root moves: ``divide`` is shorter when ``stop`` ended the count (it then
+        holds the root moves counted in full). ValueError where ``check_perft`` refuses,
+        before anything is stopped; ``on_error(exception)`` for a failure in the count."""
+        self.check_perft(depth)
+        self.stop()
+        self.wait()
+        board, halt = self._board.copy(), PerftStop()
+
+        def count():
+            on_done(board.perft_divide(depth, halt), len(board.legal_moves()))
+
+        self._launch("perft", _guarded(count, on_error), halt, _ClockBox(armed=True))
+
+    def bench(self, depth: int, report, on_error=None) -> None:
+        """Run ``engine.bench.run(depth, report)`` in the worker thread, as ``go`` searches;
+        return at once. ``stop`` ends it (its report then says so and gives no total)."""
+        self.stop()
+        self.wait()
+        halt = bench.Halt()
+        self._launch("bench", _guarded(lambda: bench.run(depth, report, halt), on_error),
+                     halt, _ClockBox(armed=True))
+
+    def _launch(self, kind: str, job, stopper, box: _ClockBox) -> None:
+        """Run ``job`` (a ``kind``: search, perft, bench) in the worker thread; ``stop``
+        reaches it through ``stopper.stop()``
+        and the clocks in ``box``. Returns once ``box`` is armed (or the job ended): before
+        a search's Clock is in the box, ``think`` has yet to call ``searcher.new_search()``,
+        which clears the stop flag, and a ponderhit would find no clock: either would be
+        lost, leaving ``go infinite``/``go ponder`` running for ever."""
+        thread = threading.Thread(target=job, name="quantum-search", daemon=True)
+        self._thread, self._searcher, self._clock_box, self._job = thread, stopper, box, kind
         thread.start()
-        # Return only once `stop` and `ponderhit` can reach this search: before its Clock
-        # is in the box, `think` has yet to call `searcher.new_search()`, which clears the
-        # stop flag, and a ponderhit would find no clock: either would be lost, leaving
-        # `go infinite`/`go ponder` running for ever.
         while not box.armed.wait(0.01) and thread.is_alive():
             pass
 
     def stop(self) -> None:
-        """Ask a running search to finish now; its bestmove still arrives."""
+        """Ask a running search (or perft, or bench) to finish now; its bestmove (its
+        report) still arrives."""
         if self.searching:
             self._searcher.stop()
             for clock in self._clock_box:
@@ -507,6 +548,19 @@ class Engine:
         """
         self.check_perft(depth)
         return self._board.perft_divide(depth)
+
+
+def _guarded(job, on_error):
+    """``job`` for the worker thread, with a failure passed to ``on_error`` (raised when
+    there is none)."""
+    def run():
+        try:
+            job()
+        except Exception as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+    return run
 
 
 def _check_dice(state: alea.AleaState, dice: tuple) -> None:

@@ -21,10 +21,15 @@ def move_cells(move: str) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
-def perft_lines(divide: list[tuple[str, int]]) -> list[str]:
+def perft_lines(divide: list[tuple[str, int]], roots: int | None = None) -> list[str]:
     """Stockfish's ``go perft`` report: ``move: count`` per root move, a blank line,
-    ``Nodes searched: N`` and a closing blank line."""
+    ``Nodes searched: N`` and a closing blank line. A count that was stopped (``roots``,
+    the number of root moves, above the moves in ``divide``) gives the lines of the moves
+    counted in full and an ``info string`` saying so, never a total."""
     lines = [f"{move}: {count}" for move, count in divide]
+    if roots is not None and len(divide) < roots:
+        return lines + [f"info string perft stopped after {len(divide)} of {roots} root "
+                        "moves: no total"]
     lines += ["", f"Nodes searched: {sum(count for _, count in divide)}", ""]
     return lines
 

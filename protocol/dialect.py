@@ -3,7 +3,8 @@
 * ``UCI_Variant`` (as Fairy-Stockfish names it): a combo over the shipped variants that
   also accepts their aliases (``standard``, ``glinski``, ``hex``); setting it resets the
   position to the variant's start.
-* ``go perft N`` (Stockfish): the divide report of ``engine.notation.perft_lines``.
+* ``go perft N`` (Stockfish): the divide report of ``engine.notation.perft_lines``,
+  counted in the engine's worker thread (``Engine.perft``).
 * ``d`` (Stockfish): a drawing of the board and facts about the position.
 * ``position fog view <view FEN> [lost <cells>] [move <uci> view ...]...``: a Fog of War
   game as this side observed it (docs/protocol.md); :func:`parse_fog_position` reads it.
@@ -21,7 +22,6 @@ from engine.belief import FogHistory
 from engine.engine import DEFAULT_VARIANT, Engine, game_names, resolve_game
 from engine.drawing import draw
 from engine.fog import FOG, parse_view_fen
-from engine.notation import perft_lines
 from engine.variant import load_variant
 from protocol.options import Option
 
@@ -42,11 +42,6 @@ def variant_option() -> Option:
     return Option(name=VARIANT_OPTION, type="combo", default=DEFAULT_VARIANT,
                   vars=tuple(game_names()), normalize=resolve_game,
                   on_change=lambda engine, name: engine.set_variant(name))
-
-
-def perft_report(engine: Engine, depth: int) -> list[str]:
-    """The lines ``go perft <depth>`` answers with, computed before anything is printed."""
-    return perft_lines(engine.perft_divide(depth))
 
 
 def parse_fog_position(args: list[str], variant: str) -> FogHistory:

@@ -26,7 +26,7 @@ from engine import deepening
 from engine.engine import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, \
     MAX_PERFT_DEPTH, Engine
 from engine.levels import ELO_MAX, ELO_MIN, LEVEL_NAMES
-from engine.notation import bestmove_line, info_line
+from engine.notation import bestmove_line, info_line, perft_lines
 from protocol import adaptive, dialect
 from protocol.options import Option, OptionRegistry
 
@@ -232,9 +232,14 @@ class UciSession:
         except ValueError as exc:
             self.error(f"{word}: {exc}")
         except Exception as exc:  # a bug: report it and keep serving
-            traceback.print_exc(file=sys.stderr)
-            self.error(f"internal: {word}: {type(exc).__name__}: {exc}")
+            self.internal_error(word, exc)
         return self.running
+
+    def internal_error(self, word: str, exc: Exception) -> None:
+        """A bug met while serving ``word`` (here or in the worker thread): the traceback
+        on stderr, one ``info string error internal: ...`` line on stdout."""
+        traceback.print_exception(exc, file=sys.stderr)
+        self.error(f"internal: {word}: {type(exc).__name__}: {exc}")
 
     def run(self, stream: TextIO) -> int:
         """Serve lines until ``quit`` or end of input; the exit status (0)."""
@@ -242,7 +247,8 @@ class UciSession:
             if not self.handle(line):
                 break
         else:                       # end of input: let a running search report, then exit
-            self.engine.wait(5.0)
+            # A perft or bench always ends by itself and is what a piped run asked for.
+            self.engine.wait(None if self.engine.job in ("perft", "bench") else 5.0)
             self.engine.stop()
             self.engine.wait(2.0)
         return 0
@@ -282,11 +288,11 @@ def cmd_position(session: UciSession, args: list[str]) -> None:
 
 def cmd_go(session: UciSession, args: list[str]) -> None:
     limits = parse_go(args)
-    if limits.perft is not None:
-        session.engine.check_perft(limits.perft)    # a refused perft leaves a search alone
-        session.engine.stop()
-        session.engine.wait()
-        session.send(*dialect.perft_report(session.engine, limits.perft))
+    if limits.perft is not None:    # counted in the worker thread, like a search
+        session.engine.perft(limits.perft,
+                             on_done=lambda divide, roots: session.send(
+                                 *perft_lines(divide, roots)),
+                             on_error=lambda exc: session.internal_error("go", exc))
         return
     alea = session.engine.alea
     if limits.guide and (alea is None or alea.classic):
@@ -315,17 +321,15 @@ def cmd_ponderhit(session: UciSession, args: list[str]) -> None:
 
 def cmd_bench(session: UciSession, args: list[str]) -> None:
     """Stockfish's `bench [depth]`: fixed positions, fixed depth, a deterministic node
-    count and the nodes/second, ending with Stockfish's three summary lines."""
+    count and the nodes/second, ending with Stockfish's three summary lines. It runs in
+    the worker thread, like a search: `stop` ends it."""
     from engine import bench
 
     depth = parse_int(args[0], "bench depth") if args else bench.DEFAULT_DEPTH
     if not 1 <= depth <= 64:
         raise ValueError(f"bench depth must be 1..64, not {depth}")
-    session.engine.stop()
-    session.engine.wait()
-    lines: list[str] = []
-    bench.run(depth, lines.append)
-    session.send(*lines)
+    session.engine.bench(depth, session.send,
+                         on_error=lambda exc: session.internal_error("bench", exc))
 
 
 def cmd_debug(session: UciSession, args: list[str]) -> None:

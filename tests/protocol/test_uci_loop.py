@@ -14,9 +14,11 @@ from engine.eval_tables import stalemate_cp
 from engine.variant import variant_names
 from protocol import uci
 from protocol.uci import UciSession, main
-from uci_helpers import (BESTMOVE_RE, CHECKMATED, HANDSHAKE_OPTIONS, INFO_RE, REPO_ROOT,
-                         SEARCH_GUARD_S, STALEMATE, Driver, check_answer, check_perft_report,
-                         check_search_output, is_error, is_search_line, snapshot, start_perft)
+from uci_helpers import (BENCH_STOPPED_RE, BESTMOVE_RE, CHECKMATED, HANDSHAKE_OPTIONS, INFO_RE,
+                         PERFT_STOPPED_RE, REPO_ROOT, SEARCH_GUARD_S, STALEMATE, Driver,
+                         check_answer, check_perft_report, check_search_output,
+                         check_stopped_perft_report, is_error, is_worker_line, snapshot,
+                         start_perft)
 
 MATE_IN_ONE = "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1"      # b1b8 mates, nothing else does
 
@@ -95,14 +97,14 @@ def test_extra_tokens_after_argumentless_commands_are_ignored(driver):
 def test_go_perft_from_the_start(driver, variant, depth):
     assert driver.send(f"setoption name UCI_Variant value {variant}") == []
     assert driver.send("position startpos") == []
-    lines = driver.send(f"go perft {depth}")
+    lines = driver.go(f"go perft {depth}")
     assert check_perft_report(lines) == start_perft(variant, depth)
     assert lines[-2:] == [f"Nodes searched: {start_perft(variant, depth)}", ""]
 
 
 def test_position_with_moves_then_perft(driver):
     driver.send("position startpos moves e2e4 e7e5")
-    lines = driver.send("go perft 1")
+    lines = driver.go("go perft 1")
     assert check_perft_report(lines) == 29
     assert "e1e2: 1" in lines
 
@@ -194,10 +196,10 @@ def test_errors_are_one_line_and_keep_state(driver, line, reason):
 def test_illegal_move_keeps_previous_position_for_perft(driver):
     driver.send("setoption name UCI_Variant value grand")
     driver.send("position startpos moves e3e4")
-    before = driver.send("go perft 2")
+    before = driver.go("go perft 2")
     assert driver.send("position startpos moves e3e4 e8e7 e4e7")[0].startswith(
         "info string error position: illegal move 'e4e7' (move 3")
-    assert driver.send("go perft 2") == before
+    assert driver.go("go perft 2") == before
 
 
 def test_unexpected_exception_becomes_internal_error(driver, monkeypatch, capsys):
@@ -493,21 +495,63 @@ def test_a_new_go_ends_the_running_search_first(driver):
     assert infos(lines[first:])[-1][0] == 2
 
 
+# What the worker thread runs, started from the start position so that none ends by
+# itself within any test (perft 7 of chess is 3.2 billion leaves, bench 64 never ends).
+JOBS = ["go infinite", "go perft 7", "bench 64"]
+
+
+def job_report_end(job: str, lines: list[str], legal_moves: list[str]) -> int:
+    """Check the report a stopped ``job`` printed at the start of ``lines`` (a search's
+    output up to its bestmove, a perft's or bench's stopped report); its length."""
+    if job.startswith("go infinite"):
+        end = lines.index(bestmoves(lines)[0]) + 1
+        check_search_output(lines[:end], legal_moves)
+    elif job.startswith("go perft"):
+        end = next(i for i, x in enumerate(lines) if PERFT_STOPPED_RE.fullmatch(x)) + 1
+        check_stopped_perft_report(lines[:end])
+    else:
+        end = next(i for i, x in enumerate(lines) if BENCH_STOPPED_RE.fullmatch(x)) + 1
+        assert all(is_worker_line(x) for x in lines[:end]), lines
+    return end
+
+
+@pytest.mark.parametrize("job", JOBS[1:])
+def test_perft_and_bench_answer_isready_and_stop_at_once(driver, job):
+    """Issue 13: `go perft 7` and `bench` ran on the protocol thread, so `isready` and
+    `stop` waited for them. They run in the worker thread like a search: `isready` is
+    answered while they run, and `stop` ends them with a report that says so."""
+    driver.send("position startpos")
+    lines = send_guarded(driver, job)
+    answer = send_guarded(driver, "isready")
+    assert [x for x in answer if not is_worker_line(x)] == ["readyok"]
+    assert driver.session.engine.searching
+    lines += [x for x in answer if x != "readyok"] + driver.settle()        # stop
+    assert job_report_end(job, lines, legal(driver)) == len(lines)
+    assert driver.send("stop") == []                    # nothing left to end
+
+
+@pytest.mark.parametrize("job", JOBS)
 @pytest.mark.parametrize("line", [
     "setoption name Hash value 8", "setoption name Clear Hash",
     "setoption name UCI_Variant value hexagonal", "ucinewgame", "position startpos moves e2e4",
-    "go perft 2"])
-def test_state_changes_during_a_search_stop_it_first(driver, line):
-    """The search reads the table and the position: these commands end it (with its
-    bestmove) and then act; none of them may wait for an infinite search (deadlock)."""
+    "go perft 2", "go depth 1", "bench 1"])
+def test_state_changes_during_a_job_stop_it_first(driver, job, line):
+    """A search reads the table and the position: these commands end it (with its
+    bestmove) and then act; none of them may wait for an infinite search (deadlock). A
+    perft or bench is ended the same way (its stopped report first)."""
     driver.send("position startpos")
     legal_before = legal(driver)
-    lines = driver.send("go infinite")
+    lines = driver.send(job)
     lines += send_guarded(driver, line)
-    assert not driver.session.engine.searching
-    end = lines.index(bestmoves(lines)[0]) + 1
-    check_search_output(lines[:end], legal_before)
-    check_answer(line, lines[end:])
+    lines += driver.settle(stop=False)              # what `line` started, to its end
+    end = job_report_end(job, lines, legal_before)
+    if line.startswith("go depth"):
+        check_search_output(lines[end:], legal(driver))
+    elif line.startswith("bench"):
+        assert lines[-3].startswith("Total time")
+        assert all(is_worker_line(x) or x == "" for x in lines[end:])
+    else:
+        check_answer(line, lines[end:])
     assert check_search_output(driver.go("go depth 2"), legal(driver))[0] is not None
 
 
@@ -519,17 +563,19 @@ def test_state_changes_during_a_search_stop_it_first(driver, line):
     # refused lines change nothing, the search included
     ("bogus", True), ("go perft 0", True), ("go depth 2 searchmoves zz", True),
     ("position startpos moves e2e5", True), ("setoption name UCI_Variant value shogi", True),
-    ("setoption name Hash value 0", True), ("setoption name Clear Hash value 1", True)])
-def test_other_commands_during_a_search_leave_it_running(driver, line, refused):
+    ("setoption name Hash value 0", True), ("setoption name Clear Hash value 1", True),
+    ("bench x", True)])
+@pytest.mark.parametrize("job", JOBS)
+def test_other_commands_during_a_job_leave_it_running(driver, job, line, refused):
     driver.send("position startpos")
-    lines = driver.send("go infinite")
+    lines = driver.send(job)
     answer = send_guarded(driver, line)
-    own = [x for x in answer if not is_search_line(x)]
+    own = [x for x in answer if not is_worker_line(x)]
     assert is_error(own) == refused, own
     check_answer(line, own)
     assert driver.session.engine.searching
-    lines += answer + driver.settle()
-    assert len(bestmoves(lines)) == 1
+    lines += [x for x in answer if is_worker_line(x)] + driver.settle()
+    assert job_report_end(job, lines, legal(driver)) == len(lines)
 
 
 FOG_VIEW = "rnbqkbnr/pppppppp/8/8/********/********/********/******** b KQkq - 0 1"
@@ -557,20 +603,21 @@ def test_a_refused_line_leaves_the_running_search_alone(driver, setup, line):
         assert driver.send(command) == []
     lines = driver.send("go infinite")
     answer = send_guarded(driver, line)
-    own = [x for x in answer if not is_search_line(x)]
+    own = [x for x in answer if not is_worker_line(x)]
     assert len(own) == 1 and is_error(own), own
     assert not bestmoves(answer) and driver.session.engine.searching
     lines += answer + driver.settle()
     assert len(bestmoves(lines)) == 1
 
 
-def test_quit_during_a_search_ends_it(driver):
+@pytest.mark.parametrize("job", JOBS)
+def test_quit_during_a_job_ends_it(driver, job):
     driver.send("position startpos")
-    lines = driver.send("go infinite")
+    lines = driver.send(job)
     lines += send_guarded(driver, "quit")
     assert not driver.running
     lines += driver.settle(stop=False)
-    assert len(bestmoves(lines)) == 1
+    assert job_report_end(job, lines, legal(driver)) == len(lines)
 
 
 # -- strength ------------------------------------------------------------------------------
@@ -612,11 +659,14 @@ def test_limit_strength_and_elo_override_level(driver):
 def test_bench_prints_stockfish_summary_and_a_stable_signature():
     """`bench N` ends with Stockfish's three lines; the node count is deterministic, so it
     is the same on a second run (and the same as `quantum bench N` prints)."""
-    code, lines = run_main("bench 3\nbench 3\nquit\n")
-    assert code == 0
-    counts = [int(line.split(":")[1]) for line in lines if line.startswith("Nodes searched")]
+    counts = []
+    for _ in range(2):                  # each to the end of input, which lets it finish
+        code, lines = run_main("bench 3\n")
+        assert code == 0
+        counts += [int(line.split(":")[1]) for line in lines
+                   if line.startswith("Nodes searched")]
+        assert sum(line.startswith("Total time (ms) : ") for line in lines) == 1
+        assert sum(line.startswith("Nodes/second    : ") for line in lines) == 1
     assert len(counts) == 2 and counts[0] == counts[1] > 0
-    assert sum(line.startswith("Total time (ms) : ") for line in lines) == 2
-    assert sum(line.startswith("Nodes/second    : ") for line in lines) == 2
     code, lines = run_main("bench 0\nquit\n")
     assert lines == ["info string error bench: bench depth must be 1..64, not 0"]
