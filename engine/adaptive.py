@@ -83,6 +83,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from engine.notation import check_fen_length, quote
+
 FORMAT = "quantum-adaptive-profile"
 VERSION = 2                     # 1: symmetric weights fitted to results (withdrawn)
 # The hard bounds, in units of the default weight (multiplier 1.0): issue 7.
@@ -260,14 +262,14 @@ def game_positions(variant: str, fen: str | None, moves) -> tuple[list, object]:
     """Replay a game: ([(board before the move, the move)] for every move, the final
     board). ValueError for a bad FEN or move."""
     from engine.board import Board
-    board = Board(variant) if fen is None else Board(variant, fen)
+    board = Board(variant) if fen is None else Board(variant, check_fen_length(fen))
     played = []
     for ply, move in enumerate(moves, 1):
         before = board.copy()
         try:
             board.push(move)
         except ValueError:
-            raise ValueError(f"illegal move {move!r} (move {ply} of the list) "
+            raise ValueError(f"illegal move {quote(move)} (move {ply} of the list) "
                              f"in {board.fen()}") from None
         played.append((before, move))
     return played, board
@@ -395,7 +397,7 @@ def parse_profile(text: str) -> Profile:
     known = variant_names()
     for variant, body in variants.items():
         if variant not in known:
-            raise ProfileError(f"foreign file: unknown variant {variant!r}")
+            raise ProfileError(f"foreign file: unknown variant {quote(variant)}")
         if not isinstance(body, dict) or set(body) != {"games", "weights"}:
             raise ProfileError(f"foreign file: {variant} needs exactly 'games' and 'weights'")
         games, weights = body["games"], body["weights"]

@@ -33,7 +33,7 @@ from engine.deepening import BestMove, GoLimits, SearchInfo, think
 from engine.eval_tables import eval_tables
 from engine.fog import view_board, view_moves
 from engine.fogsearch import think_fog
-from engine.notation import alea_token, parse_alea_token
+from engine.notation import alea_token, check_fen_length, parse_alea_token, quote
 from engine.search import Searcher
 from engine.tt import TranspositionTable
 from engine.variant import load_variant, resolve_name, variant_names
@@ -64,7 +64,7 @@ def resolve_game(name: str) -> str:
     try:
         return resolve_name(name)
     except ValueError:
-        raise ValueError(f"unknown variant {name!r} (known: {', '.join(game_names())})") \
+        raise ValueError(f"unknown variant {quote(name)} (known: {', '.join(game_names())})") \
             from None
 
 
@@ -136,7 +136,7 @@ class Engine:
 
     def set_level(self, name: str) -> None:
         if name not in levels.LEVELS:
-            raise ValueError(f"unknown level {name!r} ({', '.join(levels.LEVELS)})")
+            raise ValueError(f"unknown level {quote(name)} ({', '.join(levels.LEVELS)})")
         self.level = name
         if self.adaptive_on:
             self.adaptive.profile()             # read now, so a bad file is reported now
@@ -402,12 +402,13 @@ class Engine:
         """
         if self._alea is not None:
             raise ValueError(ALEA_POSITION_HINT)
-        board = Board(self._variant) if fen is None else Board(self._variant, fen)
+        board = Board(self._variant) if fen is None \
+            else Board(self._variant, check_fen_length(fen))
         for ply, move in enumerate(moves, 1):
             try:
                 board.push(move)
             except ValueError:
-                raise ValueError(f"illegal move {move!r} (move {ply} of the list) "
+                raise ValueError(f"illegal move {quote(move)} (move {ply} of the list) "
                                  f"in {board.fen()}") from None
         self.stop()
         self.wait()
@@ -472,7 +473,8 @@ class Engine:
             try:
                 state = alea.apply_unrolled(state, action, promotion)
             except ValueError as exc:
-                raise ValueError(f"action {token!r} (action {k} of the list): {exc}") from None
+                raise ValueError(f"action {quote(token)} (action {k} of the list): {exc}") \
+                    from None
         if dice is not ...:
             state = state.with_dice(None)
             if dice is not None:
@@ -513,7 +515,7 @@ class Engine:
             raise ValueError("guide review is an Alea message (UCI_Variant alea)")
         action, promotion = parse_alea_token(token)
         if promotion is not None:
-            raise ValueError(f"{token!r}: write a promotion without its piece (the die "
+            raise ValueError(f"{quote(token)}: write a promotion without its piece (the die "
                              "decides it)")
         return aleasearch.review(self._aux(), self._alea, eval_tables(self._variant), action)
 

@@ -22,6 +22,7 @@ from engine.belief import FogHistory
 from engine.engine import DEFAULT_VARIANT, Engine, game_names, resolve_game
 from engine.drawing import draw
 from engine.fog import FOG, parse_view_fen
+from engine.notation import quote
 from engine.variant import load_variant
 from protocol.options import Option
 
@@ -29,11 +30,6 @@ VARIANT_OPTION = "UCI_Variant"
 FOG_WORDS = ("view", "lost", "move")
 ALEA_WORDS = ("moves", "dice")
 ALEA_FEN_FIELDS = 14
-ECHO_LIMIT = 60             # as protocol.uci: an echoed word is cut to this many characters
-
-
-def _quote(word: str) -> str:
-    return repr(word[:ECHO_LIMIT]) + ("..." if len(word) > ECHO_LIMIT else "")
 
 
 def variant_option() -> Option:
@@ -56,7 +52,7 @@ def parse_fog_position(args: list[str], variant: str) -> FogHistory:
     while True:
         n = len(views) + 1
         if i >= len(args) or args[i] != "view":
-            got = _quote(args[i]) if i < len(args) else "the end of the line"
+            got = quote(args[i]) if i < len(args) else "the end of the line"
             raise ValueError(f"expected 'view' (view {n}), not {got}")
         fen = args[i + 1:i + 1 + nfields]
         if len(fen) < nfields or any(word in FOG_WORDS for word in fen):
@@ -71,7 +67,7 @@ def parse_fog_position(args: list[str], variant: str) -> FogHistory:
             i += 1
             while i < len(args) and args[i] not in FOG_WORDS:
                 if args[i] not in v.geometry.names:
-                    raise ValueError(f"lost cell {_quote(args[i])} of view {n} is not a cell")
+                    raise ValueError(f"lost cell {quote(args[i])} of view {n} is not a cell")
                 cells.append(args[i])
                 i += 1
             if not cells:
@@ -80,7 +76,7 @@ def parse_fog_position(args: list[str], variant: str) -> FogHistory:
         if i == len(args):
             break
         if args[i] != "move":
-            raise ValueError(f"expected 'move' or the end after view {n}, not {_quote(args[i])}")
+            raise ValueError(f"expected 'move' or the end after view {n}, not {quote(args[i])}")
         if i + 1 == len(args):
             raise ValueError(f"'move' after view {n} needs a move")
         moves.append(args[i + 1].lower())
@@ -95,7 +91,7 @@ def parse_alea_position(args: list[str]):
     ``dice -``, or ``...`` when there is no ``dice``. ValueError naming the fault; the
     rules check the rest (``Engine.set_alea_position``)."""
     if not args or args[0] not in ("startpos", "fen"):
-        got = _quote(args[0]) if args else "the end of the line"
+        got = quote(args[0]) if args else "the end of the line"
         raise ValueError(f"expected 'startpos' or 'fen' after 'position alea', not {got}")
     i, fen = 1, None
     if args[0] == "fen":
@@ -122,10 +118,10 @@ def parse_alea_position(args: list[str]):
         elif len(word) == 2 and all(t in "nbrq" for t in word):
             dice = (word[0], word[1])
         else:
-            raise ValueError(f"dice must be two of n b r q (nq) or '-', not {_quote(word)}")
+            raise ValueError(f"dice must be two of n b r q (nq) or '-', not {quote(word)}")
         i += 2
     if i < len(args):
-        raise ValueError(f"expected 'moves' or 'dice', not {_quote(args[i])}")
+        raise ValueError(f"expected 'moves' or 'dice', not {quote(args[i])}")
     return fen, tokens, dice
 
 

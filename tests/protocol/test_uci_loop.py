@@ -145,7 +145,7 @@ def test_ucinewgame_resets_the_position_but_not_the_variant(driver):
     ("setoption name Hashes value 16", "setoption: unknown option 'Hashes'"),
     ("setoption name Hash value 0", "setoption: option 'Hash' must be 1..4096, not 0"),
     ("setoption name Hash value 4097", "setoption: option 'Hash' must be 1..4096, not 4097"),
-    ("setoption name Hash value big", "setoption: option 'Hash' takes an integer, not 'big'"),
+    ("setoption name Hash value big", "setoption: option 'Hash' needs an integer, not 'big'"),
     ("setoption name Hash", "setoption: option 'Hash' needs a value"),
     ("setoption name Clear Hash value now", "setoption: option 'Clear Hash' is a button"),
     ("setoption name Threads value 2", "setoption: option 'Threads' must be 1..1, not 2"),

@@ -323,3 +323,20 @@ def test_perft_and_bench_leave_the_process_answering(engine, job, stopped):
     engine.expect_quiet()
     assert check_perft_report(engine.perft("go perft 2")) == 400
     assert engine.close() == 0
+
+
+
+def test_huge_lines_get_short_errors_and_the_engine_goes_on():
+    """Issue 13: a 1 MB move was echoed whole, a 310-digit wtime was an internal error.
+    Over pipes (a terminal would cut the line at 4096 bytes) the real process answers
+    each with one short error line and keeps answering."""
+    done = run_raw(("position startpos moves " + "e2e4" * 250_000 + "\n"
+                    "go wtime " + "9" * 310 + "\nisready\n").encode())
+    assert done.returncode == 0 and "Traceback" not in done.stderr.decode()
+    lines = done.stdout.decode().split("\n")[:-1]
+    assert len(lines) == 3 and lines[-1] == "readyok", [x[:100] for x in lines]
+    assert lines[0].startswith("info string error position: illegal move 'e2e4e2e4")
+    assert lines[1] == ("info string error go: wtime must be -1000000000000000000.."
+                        "1000000000000000000, not '999999999999999999999999999999999999999999"
+                        "999999999999999999'...")
+    assert all(len(x) < 300 for x in lines)

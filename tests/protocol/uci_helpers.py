@@ -230,7 +230,8 @@ def check_answer(command: str, lines: list[str]) -> None:
     elif word == "go":
         check_search_output(lines)
     elif word == "d":
-        assert any(line.startswith("Fen: ") for line in lines), lines
+        assert any(line.startswith(("Fen: ", "Alea FEN: ", "Fog view: ")) for line in lines), \
+            lines
     elif word == "uci":
         assert lines[0].startswith("id name ") and lines[-1] == "uciok", lines
         assert all(is_uci_line(line) for line in lines), lines
