@@ -258,21 +258,48 @@ def tables_for(variant: str, multipliers: dict[str, float], own: str):
 
 
 # -- learning ------------------------------------------------------------------------------
-def game_positions(variant: str, fen: str | None, moves) -> tuple[list, object]:
-    """Replay a game: ([(board before the move, the move)] for every move, the final
-    board). ValueError for a bad FEN or move."""
+@dataclass(frozen=True)
+class Game:
+    """A replayed game: its first position (``fen`` None: the variant's start), its moves,
+    the side to move before each (``turns``) and the final board. No board of an earlier
+    position is kept: ``positions`` rebuilds the few that learning reads, so a game of
+    any length costs about what ``position`` with its moves costs."""
+
+    variant: str
+    fen: str | None
+    moves: tuple[str, ...]
+    turns: str
+    final: object
+
+    def positions(self, side: str, most: int) -> list:
+        """[(board before the move, the move)] for at most ``most`` of the moves ``side``
+        made, evenly spread over the game: a second replay that copies only those."""
+        from engine.board import Board
+        chosen = set(_spread([i for i, t in enumerate(self.turns) if t == side], most))
+        board = Board(self.variant) if self.fen is None else Board(self.variant, self.fen)
+        out = []
+        for i, move in enumerate(self.moves):
+            if len(out) == len(chosen):
+                break
+            if i in chosen:
+                out.append((board.copy(), move))
+            board.push(move)
+        return out
+
+
+def game_positions(variant: str, fen: str | None, moves) -> Game:
+    """Replay a game (ValueError for a bad FEN or move): the ``Game``."""
     from engine.board import Board
     board = Board(variant) if fen is None else Board(variant, check_fen_length(fen))
-    played = []
+    moves, turns = tuple(moves), []
     for ply, move in enumerate(moves, 1):
-        before = board.copy()
+        turns.append(board.turn)
         try:
             board.push(move)
         except ValueError:
             raise ValueError(f"illegal move {quote(move)} (move {ply} of the list) "
                              f"in {board.fen()}") from None
-        played.append((before, move))
-    return played, board
+    return Game(variant, fen, moves, "".join(turns), board)
 
 
 def _spread(items: list, most: int) -> list:
@@ -282,7 +309,7 @@ def _spread(items: list, most: int) -> list:
     return [items[int(i * step)] for i in range(most)]
 
 
-def choice_gradient(variant: str, played: list, opponent: str,
+def choice_gradient(variant: str, game: Game, opponent: str,
                     multipliers: dict[str, float]) -> dict[str, float]:
     """Per learnt weight, the mean over the opponent's positions (``opponent``: its side,
     ``w``/``b``) of ``d v(its move)/d theta - d v(Quantum's move)/d theta`` under the
@@ -292,7 +319,7 @@ def choice_gradient(variant: str, played: list, opponent: str,
     from engine.tt import TranspositionTable
     names = weight_names(variant)
     grad = {name: 0.0 for name in names}
-    theirs = _spread([(b, m) for b, m in played if b.turn == opponent], MAX_POSITIONS)
+    theirs = game.positions(opponent, MAX_POSITIONS)
     if not theirs:
         return grad
     values = _as_values(multipliers)
@@ -325,11 +352,11 @@ def choice_gradient(variant: str, played: list, opponent: str,
     return {name: g / len(theirs) for name, g in grad.items()}
 
 
-def step(variant: str, played: list, engine_side: str, engine_score: float,
+def step(variant: str, game: Game, engine_side: str, engine_score: float,
          multipliers: dict[str, float]) -> dict[str, float]:
     """The multipliers after learning from one game (every change bounded)."""
     opponent = "b" if engine_side == "w" else "w"
-    grad = choice_gradient(variant, played, opponent, multipliers) if engine_score > 0 \
+    grad = choice_gradient(variant, game, opponent, multipliers) if engine_score > 0 \
         else dict.fromkeys(multipliers, 0.0)
     return {name: bound(m, 1.0 + (1.0 - FORGET) * (m - 1.0)
                         + RATE * engine_score * grad.get(name, 0.0))
@@ -606,7 +633,11 @@ class Adaptive:
         profile; after a game the engine lost, report the changes vs defaults. Without a
         side nothing is learnt (the opponent's moves are unknown). ValueError for a bad
         FEN or move (nothing changes then)."""
-        played, _ = game_positions(variant, fen, moves)
+        return self.learn_game(game_positions(variant, fen, moves), white_score, side)
+
+    def learn_game(self, game: Game, white_score: float, side: str | None) -> LearnResult:
+        """``learn`` from a game replayed already (``game_positions``)."""
+        variant = game.variant
         path = self.path
         self.profile()                      # a bad file is reported (and replaced) first
         if side not in ("w", "b"):
@@ -621,7 +652,7 @@ class Adaptive:
             except ProfileError:
                 profile = self._profile
             before = profile.multipliers(variant)
-            after = step(variant, played, side, score, before)
+            after = step(variant, game, side, score, before)
             profile.weights[variant] = after
             profile.games[variant] = profile.games.get(variant, 0) + 1
             self._write(path, profile)

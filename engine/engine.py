@@ -177,14 +177,14 @@ class Engine:
         result that contradicts a finished final position; nothing changes then.
         """
         name = resolve_name(variant) if variant else self._variant
-        _, final = adaptive.game_positions(name, fen, moves)
-        outcome = final.outcome()
+        game = adaptive.game_positions(name, fen, moves)
+        outcome = game.final.outcome()
         if outcome is not None and outcome.white_score != white_score:
             raise ValueError(f"the result contradicts the final position "
                              f"({outcome.result}, {outcome.termination})")
         if not self.adaptive_on:
             return False
-        self.adaptive.learn(name, fen, moves, white_score, side or self._go_side)
+        self.adaptive.learn_game(game, white_score, side or self._go_side)
         self._game = self._go_side = None       # learnt once, not again at ucinewgame
         return True
 

@@ -6,12 +6,15 @@ Profiles live under the test's tmp_path (XDG_DATA_HOME), never in the real home.
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
 import pytest
 
+import engine.board
 from engine import adaptive
+from engine.board import Board
 from protocol.adaptive import LearnCommand, parse_learn
 from uci_helpers import REPO_ROOT, Driver, is_error
 
@@ -191,3 +194,59 @@ def test_engine_process_learns_and_writes_only_under_xdg(profiles):
     assert any(line.startswith("info string adaptive: ") for line in out), out
     assert out[-1] == "readyok"
     assert games(profiles / "fish.json") == 1
+
+
+# -- long games (issue 13) -------------------------------------------------------------------
+class CountingBoard(Board):
+    """A Board that counts the copies made of it (each a whole position record with its
+    undo history, about 100 KB)."""
+
+    copies = 0
+
+    def copy(self):
+        CountingBoard.copies += 1
+        return super().copy()
+
+
+@pytest.mark.parametrize("level", ["hard", "adaptive"])
+def test_a_long_game_is_learnt_without_a_board_per_move(profiles, monkeypatch, level):
+    """Issue 13: `learn` with 100,000 moves copied the board before every move (52 s,
+    8.7 GB), though learning reads at most MAX_POSITIONS positions. Now the replay keeps no
+    board per move: however long the game, it copies at most that many."""
+    monkeypatch.setattr(engine.board, "Board", CountingBoard)
+    CountingBoard.copies = 0
+    d = Driver()
+    d.send(f"setoption name Level value {level}")
+    moves = " ".join(["g1f3", "g8f6", "f3g1", "f6g8"] * 2500)     # a repetition draw
+    assert not is_error(d.send(f"learn result 1/2-1/2 side white moves {moves}"))
+    assert CountingBoard.copies <= adaptive.MAX_POSITIONS
+    if level == "adaptive":
+        assert games(profiles / "default.json") == 1
+
+
+def every_board_then_spread(variant: str, moves: list[str], side: str) -> list:
+    """The positions learning read before issue 13: a copy before every move, those with
+    ``side`` to move, spread to MAX_POSITIONS (the reference for the replay's)."""
+    board, played = Board(variant), []
+    for move in moves:
+        played.append((board.copy(), move))
+        board.push(move)
+    return adaptive._spread([(b, m) for b, m in played if b.turn == side],
+                            adaptive.MAX_POSITIONS)
+
+
+@pytest.mark.parametrize("variant, plies", [("chess", 300), ("grand", 90), ("hexagonal", 130)])
+def test_the_positions_learnt_from_are_unchanged(variant, plies):
+    """The replay that copies only what it reads gives exactly the positions (board and
+    history) and moves that copying every board did, for long and short games."""
+    rng = random.Random(plies)
+    board, moves = Board(variant), []
+    while len(moves) < plies and board.legal_moves():
+        moves.append(rng.choice(board.legal_moves()))
+        board.push(moves[-1])
+    game = adaptive.game_positions(variant, None, moves)
+    for side in "wb":
+        want = every_board_then_spread(variant, moves, side)
+        got = game.positions(side, adaptive.MAX_POSITIONS)
+        assert [(b.fen(), b.move_stack, m) for b, m in got] == \
+            [(b.fen(), b.move_stack, m) for b, m in want]

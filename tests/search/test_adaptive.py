@@ -127,23 +127,23 @@ QUEEN_FOR_ROOK = ("q3k3/8/8/8/8/R7/1P6/4K3 b - - 0 1", ["a8a3", "b2a3"])
 
 def test_a_queen_given_for_a_rook_lowers_the_opponents_queen_value():
     fen, moves = QUEEN_FOR_ROOK
-    played, _ = adaptive.game_positions("chess", fen, moves)
+    game = adaptive.game_positions("chess", fen, moves)
     m = adaptive.defaults("chess")
-    grad = adaptive.choice_gradient("chess", played, "b", m)
+    grad = adaptive.choice_gradient("chess", game, "b", m)
     assert grad["opponent's queen value"] < 0 < grad["opponent's rook value"]
     assert grad["opponent's knight value"] == grad["opponent's bishop value"] == 0.0
-    won = adaptive.step("chess", played, "w", 1.0, m)
+    won = adaptive.step("chess", game, "w", 1.0, m)
     assert won["opponent's queen value"] < 1.0 < won["opponent's rook value"]
     # the same moves seen from Black's side: White's recapture is what Quantum plays
-    assert adaptive.step("chess", played, "b", 1.0, m) == m
+    assert adaptive.step("chess", game, "b", 1.0, m) == m
 
 
 def test_lost_games_teach_nothing_and_every_game_forgets():
     fen, moves = QUEEN_FOR_ROOK
-    played, _ = adaptive.game_positions("chess", fen, moves)
+    game = adaptive.game_positions("chess", fen, moves)
     m = dict(adaptive.defaults("chess"), **{"opponent's queen value": 0.8,
                                             "opponent's rook value": 1.2})
-    after = adaptive.step("chess", played, "w", 0.0, m)
+    after = adaptive.step("chess", game, "w", 0.0, m)
     assert after["opponent's queen value"] == pytest.approx(1 - 0.2 * (1 - adaptive.FORGET))
     assert after["opponent's rook value"] == pytest.approx(1 + 0.2 * (1 - adaptive.FORGET))
     assert after["opponent's knight value"] == 1.0
@@ -161,10 +161,10 @@ def test_an_unknown_side_teaches_nothing(data_home):
 
 
 def test_game_positions_keep_every_move_and_reject_illegal_ones():
-    played, final = adaptive.game_positions("chess", None, ["f2f3", "e7e5", "g2g4", "d8h4"])
-    assert [m for _, m in played] == ["f2f3", "e7e5", "g2g4", "d8h4"]
-    assert [b.turn for b, _ in played] == ["w", "b", "w", "b"]
-    assert final.outcome().result == "0-1"
+    game = adaptive.game_positions("chess", None, ["f2f3", "e7e5", "g2g4", "d8h4"])
+    assert game.moves == ("f2f3", "e7e5", "g2g4", "d8h4") and game.turns == "wbwb"
+    assert [(b.turn, m) for b, m in game.positions("w", 60)] == [("w", "f2f3"), ("w", "g2g4")]
+    assert game.final.outcome().result == "0-1"
     with pytest.raises(ValueError, match="illegal move 'e2e5'"):
         adaptive.game_positions("chess", None, ["e2e5"])
 
