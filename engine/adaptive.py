@@ -58,10 +58,14 @@ The file. ``default_path(opponent)`` is
 listed is at its defaults. It is written atomically (a temporary file in the same folder,
 flushed and fsynced, then ``os.replace``), so a crash mid-write leaves the old file whole.
 Updates re-read the file under an exclusive lock on its folder, so two engine processes
-learning against the same opponent never lose each other's games. A file that cannot be
-read, is not JSON, has another format or version (version 1 learnt other weights by
-another rule), unknown or missing keys, or a value out of bounds is never trusted:
-``Adaptive`` reports it, keeps it as ``<name>.json.bad`` and replaces it by defaults.
+learning against the same opponent never lose each other's games. Only a missing file, an
+empty one or a Quantum profile (JSON with this ``format``) is ever written: any other file
+(``ForeignFileError``: unreadable, not a regular file, too large, not JSON, another
+format) is refused as the ``Adaptive Profile`` path, and never renamed, replaced nor
+written to. A Quantum profile of another version (version 1 learnt other weights by
+another rule), with unknown or missing keys, or a value out of bounds is never trusted:
+``Adaptive`` reports it, copies it to a free ``<name>.json.bad`` name and replaces it by
+defaults.
 
 ``scaled_params`` also scales the positional groups of ``GROUPS`` by name
 (``scalable_names``): ``scripts/adaptive-match`` builds its weak opponents with it.
@@ -76,6 +80,7 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -125,6 +130,11 @@ PIECE_NAMES = {"n": "knight", "b": "bishop", "r": "rook", "q": "queen",
 
 class ProfileError(ValueError):
     """A profile file that must not be trusted; the message says why."""
+
+
+class ForeignFileError(ProfileError):
+    """A file that is not a Quantum profile at all (not a readable regular file of JSON
+    with this ``format``): it is never renamed, replaced nor written to."""
 
 
 # -- the named weights ---------------------------------------------------------------------
@@ -406,32 +416,32 @@ def parse_profile(text: str) -> Profile:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
-        raise ProfileError(f"not valid JSON ({exc})") from None
+        raise ForeignFileError(f"not a Quantum profile: not valid JSON ({exc})") from None
     if not isinstance(data, dict):
-        raise ProfileError("foreign file: not a JSON object")
+        raise ForeignFileError("not a Quantum profile: not a JSON object")
     if data.get("format") != FORMAT:
-        raise ProfileError(f"foreign file: format is not {FORMAT!r}")
+        raise ForeignFileError(f"not a Quantum profile: format is not {FORMAT!r}")
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
-        raise ProfileError(f"foreign file: version {data.get('version')!r}, not {VERSION}")
+        raise ProfileError(f"version {data.get('version')!r}, not {VERSION}")
     extra = set(data) - {"format", "version", "opponent", "variants"}
     if extra:
-        raise ProfileError(f"foreign file: unknown keys {sorted(extra)}")
+        raise ProfileError(f"unknown keys {sorted(extra)}")
     opponent = data.get("opponent")
     variants = data.get("variants")
     if not isinstance(opponent, str) or not isinstance(variants, dict):
-        raise ProfileError("foreign file: 'opponent' must be a string, 'variants' an object")
+        raise ProfileError("'opponent' must be a string, 'variants' an object")
     profile = Profile(opponent)
     known = variant_names()
     for variant, body in variants.items():
         if variant not in known:
-            raise ProfileError(f"foreign file: unknown variant {quote(variant)}")
+            raise ProfileError(f"unknown variant {quote(variant)}")
         if not isinstance(body, dict) or set(body) != {"games", "weights"}:
-            raise ProfileError(f"foreign file: {variant} needs exactly 'games' and 'weights'")
+            raise ProfileError(f"{variant} needs exactly 'games' and 'weights'")
         games, weights = body["games"], body["weights"]
         if not isinstance(games, int) or isinstance(games, bool) or games < 0:
             raise ProfileError(f"{variant}: games must be a whole number >= 0")
         if not isinstance(weights, dict) or set(weights) != set(weight_names(variant)):
-            raise ProfileError(f"foreign file: {variant} weights are not "
+            raise ProfileError(f"{variant} weights are not "
                                f"{', '.join(weight_names(variant))}")
         for name, m in weights.items():
             if not _is_number(m) or not LOW <= m <= HIGH:
@@ -443,22 +453,68 @@ def parse_profile(text: str) -> Profile:
 
 
 def read_profile(path: Path) -> Profile | None:
-    """The profile in ``path``; None when there is no file; ProfileError when it is
-    unreadable or not a valid profile."""
+    """The profile in ``path``; None when there is no file or an empty one (nothing in it
+    to lose); ForeignFileError when it is not a Quantum profile (not a readable regular
+    file, too large, not JSON, another format), ProfileError when it is one that must not
+    be trusted (another version, unknown keys or variants, weights out of bounds)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ForeignFileError("not a Quantum profile: not a regular file")
         with open(path, "rb") as fh:
             raw = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise ProfileError(f"unreadable ({exc.strerror or exc})") from None
+        raise ForeignFileError(f"unreadable ({exc.strerror or exc})") from None
     if len(raw) > MAX_FILE_BYTES:
-        raise ProfileError(f"foreign file: larger than {MAX_FILE_BYTES} bytes")
+        raise ForeignFileError(f"not a Quantum profile: larger than {MAX_FILE_BYTES} bytes")
+    if not raw.strip():
+        return None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ProfileError("not valid JSON (not UTF-8 text)") from None
+        raise ForeignFileError("not a Quantum profile: not UTF-8 text") from None
     return parse_profile(text)
+
+
+def check_usable(path: Path) -> None:
+    """ForeignFileError unless ``path`` may hold a profile: no file yet, an empty one, or
+    a Quantum profile (valid or not: a broken one is kept as ``.bad`` and replaced)."""
+    try:
+        read_profile(path)
+    except ForeignFileError:
+        raise
+    except ProfileError:
+        pass
+
+
+def save_profile(path: Path, profile: Profile) -> None:
+    """Write ``profile`` to ``path`` atomically (``write_atomic``), unless ``path`` is a
+    file that is not a Quantum profile: ForeignFileError then, and it is left untouched.
+    OSError when it cannot be written."""
+    check_usable(path)
+    write_atomic(path, profile.to_json())
+
+
+def keep_bad(path: Path) -> Path | None:
+    """A copy of the (broken) profile ``path`` under the first free name of
+    ``<name>.bad``, ``<name>.bad.2``, ...: an existing file is never replaced. None when
+    no copy could be made."""
+    try:
+        data = path.read_bytes()[:MAX_FILE_BYTES]
+    except OSError:
+        return None
+    for n in range(1, 100):
+        kept = path.with_name(path.name + (".bad" if n == 1 else f".bad.{n}"))
+        try:
+            with open(kept, "xb") as fh:
+                fh.write(data)
+            return kept
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+    return None
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -507,11 +563,17 @@ def _locked(folder: Path):
         os.close(fd)                # closing releases the lock
 
 
+def why_not_written(exc: Exception) -> str:
+    """Why a profile could not be written: the system's words, or the refusal's."""
+    return str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
+
+
 def reset_file(path: Path, opponent: str) -> None:
     """Write a profile with every weight at its default to ``path`` (OSError if it
-    cannot be written; the old file then stays)."""
+    cannot be written, ForeignFileError if it is not a Quantum profile; the old file then
+    stays)."""
     with _locked(path.parent):
-        write_atomic(path, Profile(opponent).to_json())
+        save_profile(path, Profile(opponent))
 
 
 # -- names and paths -----------------------------------------------------------------------
@@ -572,7 +634,18 @@ class Adaptive:
         self.opponent = opponent_name(uci_opponent or "")
 
     def set_path(self, text: str) -> None:
-        self.path_option = (text or "").strip()
+        """``Adaptive Profile``: ValueError for a file that is not a Quantum profile (it
+        is left as it is, and the path stays the old one); a missing file is created when
+        the level first saves."""
+        option = (text or "").strip()
+        if option:
+            path = Path(option).expanduser()
+            try:
+                check_usable(path)
+            except ForeignFileError as exc:
+                raise ValueError(f"adaptive profile {path}: {exc}: refused, the file is left "
+                                 "as it is") from None
+        self.path_option = option
 
     # -- loading ---------------------------------------------------------------------------
     def profile(self) -> Profile:
@@ -587,14 +660,13 @@ class Adaptive:
     def _read(self, path: Path) -> Profile:
         try:
             found = read_profile(path)
+        except ForeignFileError as exc:
+            self.notify(f"adaptive profile {path}: {exc}: left untouched; the adaptive "
+                        "level plays with the defaults and saves nothing there", True)
+            return Profile(self.opponent)
         except ProfileError as exc:
-            kept = path.with_name(path.name + ".bad")
-            note = ""
-            try:
-                os.replace(path, kept)
-                note = f" (the old file is kept as {kept.name})"
-            except OSError:
-                pass
+            kept = keep_bad(path)
+            note = f" (the old file is kept as {kept.name})" if kept is not None else ""
             profile = Profile(self.opponent)
             self.notify(f"adaptive profile {path}: {exc}: replaced by defaults{note}", True)
             self._write(path, profile)
@@ -603,10 +675,10 @@ class Adaptive:
 
     def _write(self, path: Path, profile: Profile) -> bool:
         try:
-            write_atomic(path, profile.to_json())
+            save_profile(path, profile)
             return True
-        except OSError as exc:
-            self.notify(f"adaptive profile {path}: cannot write ({exc.strerror or exc}); "
+        except (OSError, ForeignFileError) as exc:
+            self.notify(f"adaptive profile {path}: cannot write ({why_not_written(exc)}); "
                         "the changes are kept for this session only", True)
             return False
 
@@ -621,8 +693,8 @@ class Adaptive:
         self._profile, self._loaded_from = Profile(self.opponent), path
         try:
             reset_file(path, self.opponent)
-        except OSError as exc:
-            self.notify(f"adaptive profile {path}: cannot write ({exc.strerror or exc}); "
+        except (OSError, ForeignFileError) as exc:
+            self.notify(f"adaptive profile {path}: cannot write ({why_not_written(exc)}); "
                         "the defaults hold for this session only", True)
             return
         self.notify(f"adaptive: profile {path} reset to defaults", False)

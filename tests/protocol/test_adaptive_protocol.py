@@ -16,7 +16,7 @@ import engine.board
 from engine import adaptive
 from engine.board import Board
 from protocol.adaptive import LearnCommand, parse_learn
-from uci_helpers import REPO_ROOT, Driver, is_error
+from uci_helpers import REPO_ROOT, Driver, is_error, snapshot
 
 FOOLS_MATE = "f2f3 e7e5 g2g4 d8h4"
 
@@ -151,18 +151,49 @@ def test_reset_button_restores_defaults(driver, profiles):
         adaptive.defaults("chess")
 
 
-def test_profile_option_and_a_broken_file(driver, tmp_path):
+def test_profile_option_and_a_broken_profile(driver, tmp_path):
     path = tmp_path / "mine.json"
-    path.write_text(json.dumps({"format": "something else"}))
+    path.write_text(json.dumps({"format": adaptive.FORMAT, "version": 1}))
     lines = driver.send(f"setoption name Adaptive Profile value {path}")
-    assert lines == [f"info string error adaptive profile {path}: foreign file: format is not "
-                     f"'quantum-adaptive-profile': replaced by defaults (the old file is "
-                     f"kept as mine.json.bad)"]
+    assert lines == [f"info string error adaptive profile {path}: version 1, not 2: replaced "
+                     f"by defaults (the old file is kept as mine.json.bad)"]
     assert adaptive.read_profile(path) == adaptive.Profile("default")
     driver.send("learn result 1-0 side black moves e2e4 f7f6 d2d4 g7g5 d1h5")
     assert games(path) == 1
     driver.send("setoption name Adaptive Profile value <empty>")     # back to the default
     assert driver.session.engine.adaptive.path.name == "default.json"
+
+
+@pytest.mark.parametrize("level", ["hard", "adaptive"])
+def test_a_file_that_is_no_profile_is_refused_and_left_byte_for_byte(profiles, tmp_path,
+                                                                     level):
+    """Issue 13: `Adaptive Profile` could replace any file the user can write (renamed to
+    .bad, JSON written in its place). A file that is not a Quantum profile is refused with
+    one error line, the option keeps its value, and neither learning nor the reset button
+    touches the file or adds one next to it."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    path = folder / ".bashrc"
+    data = b"export PATH=$HOME/bin:$PATH\n# \xff\x00 not UTF-8 either\n"
+    path.write_bytes(data)
+    d = Driver()
+    d.send(f"setoption name Level value {level}")
+    before = snapshot(d.session)
+    answer = d.send(f"setoption name Adaptive Profile value {path}")
+    assert len(answer) == 1 and answer[0].startswith(
+        f"info string error setoption: adaptive profile {path}: not a Quantum profile")
+    assert answer[0].endswith(": refused, the file is left as it is")
+    assert snapshot(d.session) == before and d.session.engine.adaptive.path != path
+    d.send(f"learn result 0-1 side white moves {FOOLS_MATE}")
+    d.send("setoption name Reset Adaptive Profile")
+    assert path.read_bytes() == data and list(folder.iterdir()) == [path]
+
+
+def test_a_missing_profile_file_is_created(driver, tmp_path):
+    path = tmp_path / "new" / "fish.json"
+    assert driver.send(f"setoption name Adaptive Profile value {path}") == []
+    driver.send(f"learn result 0-1 side white moves {FOOLS_MATE}")
+    assert games(path) == 1
 
 
 def test_opponent_names_the_file(driver, profiles):

@@ -373,6 +373,7 @@ TEMPLATES = [
     "setoption name UCI_Variant value {}", "setoption name Level value {}",
     "setoption name Ponder value {}", "setoption name Clear Hash value {}",
     "setoption name UCI_Elo value {}", "setoption name UCI_Opponent value {}",
+    "setoption name Adaptive Profile value {}",
     "position {}", "position startpos {}", "position startpos moves {}",
     "position startpos moves e2e4 {}", "position fen {}", "position fen {} w - - 0 1",
     "position fen 7k/8/8/8/8/8/8/K7 w - - {} 1", "position fen 7k/8/8/8/8/8/8/K7 w {} - 0 1",
