@@ -106,13 +106,6 @@ def attach(session) -> None:
         if error:
             session.error(text)
         else:
-            session.send("info string " + _clean(text))
+            session.send("info string " + one_line(text))
 
     session.engine.on_note = note
-
-
-def _clean(text: str) -> str:
-    """One line of printable text (as ``UciSession.error`` makes its reasons)."""
-    text = " ".join(text.split())
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                   for ch in text)

@@ -281,3 +281,13 @@ def test_the_positions_learnt_from_are_unchanged(variant, plies):
         got = game.positions(side, adaptive.MAX_POSITIONS)
         assert [(b.fen(), b.move_stack, m) for b, m in got] == \
             [(b.fen(), b.move_stack, m) for b, m in want]
+
+
+def test_a_report_naming_a_long_profile_path_stays_short(driver, tmp_path):
+    """Issue 13: reports echo the profile path; a legal path of 2,000 characters is cut
+    like any echoed input, in the info string as in the error line."""
+    path = tmp_path.joinpath(*["d" * 200] * 10, "p.json")
+    assert driver.send(f"setoption name Adaptive Profile value {path}") == []
+    answer = driver.send("setoption name Reset Adaptive Profile")
+    assert len(answer) == 1 and answer[0].startswith(f"info string adaptive: profile {tmp_path}")
+    assert len(answer[0]) < 300 and adaptive.read_profile(path) == adaptive.Profile("default")
