@@ -49,14 +49,18 @@ def _run_profile(args: argparse.Namespace) -> int:
 
     state = adaptive.Adaptive()
     state.set_opponent(args.opponent or "")
-    state.set_path(args.file or "")
+    try:
+        state.set_path(args.file or "")
+    except ValueError as exc:           # not a Quantum profile: refused, left as it is
+        print(f"quantum profile: error: {exc}", file=sys.stderr)
+        return 2 if args.action == "reset" else 1
     path = state.path
     if args.action == "reset":
         try:
             adaptive.reset_file(path, state.opponent)
-        except OSError as exc:
-            print(f"quantum profile: error: {path}: cannot write ({exc.strerror or exc})",
-                  file=sys.stderr)
+        except (OSError, adaptive.ForeignFileError) as exc:
+            print(f"quantum profile: error: {path}: cannot write "
+                  f"({adaptive.why_not_written(exc)})", file=sys.stderr)
             return 2
         print(f"adaptive profile {path}: reset to defaults")
         return 0
@@ -65,8 +69,10 @@ def _run_profile(args: argparse.Namespace) -> int:
     try:
         profile = adaptive.read_profile(path)
     except adaptive.ProfileError as exc:
-        print(f"quantum profile: error: {path}: {exc}; the engine replaces it by defaults "
-              "when it reads it", file=sys.stderr)
+        fate = "leaves it untouched and plays with the defaults" \
+            if isinstance(exc, adaptive.ForeignFileError) else "replaces it by defaults"
+        print(f"quantum profile: error: {path}: {exc}; the engine {fate} when it reads it",
+              file=sys.stderr)
         return 1
     if profile is None:
         print("no file yet: every weight at its default")

@@ -58,10 +58,14 @@ The file. ``default_path(opponent)`` is
 listed is at its defaults. It is written atomically (a temporary file in the same folder,
 flushed and fsynced, then ``os.replace``), so a crash mid-write leaves the old file whole.
 Updates re-read the file under an exclusive lock on its folder, so two engine processes
-learning against the same opponent never lose each other's games. A file that cannot be
-read, is not JSON, has another format or version (version 1 learnt other weights by
-another rule), unknown or missing keys, or a value out of bounds is never trusted:
-``Adaptive`` reports it, keeps it as ``<name>.json.bad`` and replaces it by defaults.
+learning against the same opponent never lose each other's games. Only a missing file, an
+empty one or a Quantum profile (JSON with this ``format``) is ever written: any other file
+(``ForeignFileError``: unreadable, not a regular file, too large, not JSON, another
+format) is refused as the ``Adaptive Profile`` path, and never renamed, replaced nor
+written to. A Quantum profile of another version (version 1 learnt other weights by
+another rule), with unknown or missing keys, or a value out of bounds is never trusted:
+``Adaptive`` reports it, copies it to a free ``<name>.json.bad`` name and replaces it by
+defaults.
 
 ``scaled_params`` also scales the positional groups of ``GROUPS`` by name
 (``scalable_names``): ``scripts/adaptive-match`` builds its weak opponents with it.
@@ -76,12 +80,15 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
+
+from engine.notation import check_fen_length, quote
 
 FORMAT = "quantum-adaptive-profile"
 VERSION = 2                     # 1: symmetric weights fitted to results (withdrawn)
@@ -123,6 +130,11 @@ PIECE_NAMES = {"n": "knight", "b": "bishop", "r": "rook", "q": "queen",
 
 class ProfileError(ValueError):
     """A profile file that must not be trusted; the message says why."""
+
+
+class ForeignFileError(ProfileError):
+    """A file that is not a Quantum profile at all (not a readable regular file of JSON
+    with this ``format``): it is never renamed, replaced nor written to."""
 
 
 # -- the named weights ---------------------------------------------------------------------
@@ -256,21 +268,48 @@ def tables_for(variant: str, multipliers: dict[str, float], own: str):
 
 
 # -- learning ------------------------------------------------------------------------------
-def game_positions(variant: str, fen: str | None, moves) -> tuple[list, object]:
-    """Replay a game: ([(board before the move, the move)] for every move, the final
-    board). ValueError for a bad FEN or move."""
+@dataclass(frozen=True)
+class Game:
+    """A replayed game: its first position (``fen`` None: the variant's start), its moves,
+    the side to move before each (``turns``) and the final board. No board of an earlier
+    position is kept: ``positions`` rebuilds the few that learning reads, so a game of
+    any length costs about what ``position`` with its moves costs."""
+
+    variant: str
+    fen: str | None
+    moves: tuple[str, ...]
+    turns: str
+    final: object
+
+    def positions(self, side: str, most: int) -> list:
+        """[(board before the move, the move)] for at most ``most`` of the moves ``side``
+        made, evenly spread over the game: a second replay that copies only those."""
+        from engine.board import Board
+        chosen = set(_spread([i for i, t in enumerate(self.turns) if t == side], most))
+        board = Board(self.variant) if self.fen is None else Board(self.variant, self.fen)
+        out = []
+        for i, move in enumerate(self.moves):
+            if len(out) == len(chosen):
+                break
+            if i in chosen:
+                out.append((board.copy(), move))
+            board.push(move)
+        return out
+
+
+def game_positions(variant: str, fen: str | None, moves) -> Game:
+    """Replay a game (ValueError for a bad FEN or move): the ``Game``."""
     from engine.board import Board
-    board = Board(variant) if fen is None else Board(variant, fen)
-    played = []
+    board = Board(variant) if fen is None else Board(variant, check_fen_length(fen))
+    moves, turns = tuple(moves), []
     for ply, move in enumerate(moves, 1):
-        before = board.copy()
+        turns.append(board.turn)
         try:
             board.push(move)
         except ValueError:
-            raise ValueError(f"illegal move {move!r} (move {ply} of the list) "
+            raise ValueError(f"illegal move {quote(move)} (move {ply} of the list) "
                              f"in {board.fen()}") from None
-        played.append((before, move))
-    return played, board
+    return Game(variant, fen, moves, "".join(turns), board)
 
 
 def _spread(items: list, most: int) -> list:
@@ -280,7 +319,7 @@ def _spread(items: list, most: int) -> list:
     return [items[int(i * step)] for i in range(most)]
 
 
-def choice_gradient(variant: str, played: list, opponent: str,
+def choice_gradient(variant: str, game: Game, opponent: str,
                     multipliers: dict[str, float]) -> dict[str, float]:
     """Per learnt weight, the mean over the opponent's positions (``opponent``: its side,
     ``w``/``b``) of ``d v(its move)/d theta - d v(Quantum's move)/d theta`` under the
@@ -290,7 +329,7 @@ def choice_gradient(variant: str, played: list, opponent: str,
     from engine.tt import TranspositionTable
     names = weight_names(variant)
     grad = {name: 0.0 for name in names}
-    theirs = _spread([(b, m) for b, m in played if b.turn == opponent], MAX_POSITIONS)
+    theirs = game.positions(opponent, MAX_POSITIONS)
     if not theirs:
         return grad
     values = _as_values(multipliers)
@@ -323,11 +362,11 @@ def choice_gradient(variant: str, played: list, opponent: str,
     return {name: g / len(theirs) for name, g in grad.items()}
 
 
-def step(variant: str, played: list, engine_side: str, engine_score: float,
+def step(variant: str, game: Game, engine_side: str, engine_score: float,
          multipliers: dict[str, float]) -> dict[str, float]:
     """The multipliers after learning from one game (every change bounded)."""
     opponent = "b" if engine_side == "w" else "w"
-    grad = choice_gradient(variant, played, opponent, multipliers) if engine_score > 0 \
+    grad = choice_gradient(variant, game, opponent, multipliers) if engine_score > 0 \
         else dict.fromkeys(multipliers, 0.0)
     return {name: bound(m, 1.0 + (1.0 - FORGET) * (m - 1.0)
                         + RATE * engine_score * grad.get(name, 0.0))
@@ -377,32 +416,32 @@ def parse_profile(text: str) -> Profile:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
-        raise ProfileError(f"not valid JSON ({exc})") from None
+        raise ForeignFileError(f"not a Quantum profile: not valid JSON ({exc})") from None
     if not isinstance(data, dict):
-        raise ProfileError("foreign file: not a JSON object")
+        raise ForeignFileError("not a Quantum profile: not a JSON object")
     if data.get("format") != FORMAT:
-        raise ProfileError(f"foreign file: format is not {FORMAT!r}")
+        raise ForeignFileError(f"not a Quantum profile: format is not {FORMAT!r}")
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
-        raise ProfileError(f"foreign file: version {data.get('version')!r}, not {VERSION}")
+        raise ProfileError(f"version {data.get('version')!r}, not {VERSION}")
     extra = set(data) - {"format", "version", "opponent", "variants"}
     if extra:
-        raise ProfileError(f"foreign file: unknown keys {sorted(extra)}")
+        raise ProfileError(f"unknown keys {sorted(extra)}")
     opponent = data.get("opponent")
     variants = data.get("variants")
     if not isinstance(opponent, str) or not isinstance(variants, dict):
-        raise ProfileError("foreign file: 'opponent' must be a string, 'variants' an object")
+        raise ProfileError("'opponent' must be a string, 'variants' an object")
     profile = Profile(opponent)
     known = variant_names()
     for variant, body in variants.items():
         if variant not in known:
-            raise ProfileError(f"foreign file: unknown variant {variant!r}")
+            raise ProfileError(f"unknown variant {quote(variant)}")
         if not isinstance(body, dict) or set(body) != {"games", "weights"}:
-            raise ProfileError(f"foreign file: {variant} needs exactly 'games' and 'weights'")
+            raise ProfileError(f"{variant} needs exactly 'games' and 'weights'")
         games, weights = body["games"], body["weights"]
         if not isinstance(games, int) or isinstance(games, bool) or games < 0:
             raise ProfileError(f"{variant}: games must be a whole number >= 0")
         if not isinstance(weights, dict) or set(weights) != set(weight_names(variant)):
-            raise ProfileError(f"foreign file: {variant} weights are not "
+            raise ProfileError(f"{variant} weights are not "
                                f"{', '.join(weight_names(variant))}")
         for name, m in weights.items():
             if not _is_number(m) or not LOW <= m <= HIGH:
@@ -414,22 +453,68 @@ def parse_profile(text: str) -> Profile:
 
 
 def read_profile(path: Path) -> Profile | None:
-    """The profile in ``path``; None when there is no file; ProfileError when it is
-    unreadable or not a valid profile."""
+    """The profile in ``path``; None when there is no file or an empty one (nothing in it
+    to lose); ForeignFileError when it is not a Quantum profile (not a readable regular
+    file, too large, not JSON, another format), ProfileError when it is one that must not
+    be trusted (another version, unknown keys or variants, weights out of bounds)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ForeignFileError("not a Quantum profile: not a regular file")
         with open(path, "rb") as fh:
             raw = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise ProfileError(f"unreadable ({exc.strerror or exc})") from None
+        raise ForeignFileError(f"unreadable ({exc.strerror or exc})") from None
     if len(raw) > MAX_FILE_BYTES:
-        raise ProfileError(f"foreign file: larger than {MAX_FILE_BYTES} bytes")
+        raise ForeignFileError(f"not a Quantum profile: larger than {MAX_FILE_BYTES} bytes")
+    if not raw.strip():
+        return None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ProfileError("not valid JSON (not UTF-8 text)") from None
+        raise ForeignFileError("not a Quantum profile: not UTF-8 text") from None
     return parse_profile(text)
+
+
+def check_usable(path: Path) -> None:
+    """ForeignFileError unless ``path`` may hold a profile: no file yet, an empty one, or
+    a Quantum profile (valid or not: a broken one is kept as ``.bad`` and replaced)."""
+    try:
+        read_profile(path)
+    except ForeignFileError:
+        raise
+    except ProfileError:
+        pass
+
+
+def save_profile(path: Path, profile: Profile) -> None:
+    """Write ``profile`` to ``path`` atomically (``write_atomic``), unless ``path`` is a
+    file that is not a Quantum profile: ForeignFileError then, and it is left untouched.
+    OSError when it cannot be written."""
+    check_usable(path)
+    write_atomic(path, profile.to_json())
+
+
+def keep_bad(path: Path) -> Path | None:
+    """A copy of the (broken) profile ``path`` under the first free name of
+    ``<name>.bad``, ``<name>.bad.2``, ...: an existing file is never replaced. None when
+    no copy could be made."""
+    try:
+        data = path.read_bytes()[:MAX_FILE_BYTES]
+    except OSError:
+        return None
+    for n in range(1, 100):
+        kept = path.with_name(path.name + (".bad" if n == 1 else f".bad.{n}"))
+        try:
+            with open(kept, "xb") as fh:
+                fh.write(data)
+            return kept
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+    return None
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -478,11 +563,17 @@ def _locked(folder: Path):
         os.close(fd)                # closing releases the lock
 
 
+def why_not_written(exc: Exception) -> str:
+    """Why a profile could not be written: the system's words, or the refusal's."""
+    return str(exc.strerror or exc) if isinstance(exc, OSError) else str(exc)
+
+
 def reset_file(path: Path, opponent: str) -> None:
     """Write a profile with every weight at its default to ``path`` (OSError if it
-    cannot be written; the old file then stays)."""
+    cannot be written, ForeignFileError if it is not a Quantum profile; the old file then
+    stays)."""
     with _locked(path.parent):
-        write_atomic(path, Profile(opponent).to_json())
+        save_profile(path, Profile(opponent))
 
 
 # -- names and paths -----------------------------------------------------------------------
@@ -543,7 +634,18 @@ class Adaptive:
         self.opponent = opponent_name(uci_opponent or "")
 
     def set_path(self, text: str) -> None:
-        self.path_option = (text or "").strip()
+        """``Adaptive Profile``: ValueError for a file that is not a Quantum profile (it
+        is left as it is, and the path stays the old one); a missing file is created when
+        the level first saves."""
+        option = (text or "").strip()
+        if option:
+            path = Path(option).expanduser()
+            try:
+                check_usable(path)
+            except ForeignFileError as exc:
+                raise ValueError(f"adaptive profile {path}: {exc}: refused, the file is left "
+                                 "as it is") from None
+        self.path_option = option
 
     # -- loading ---------------------------------------------------------------------------
     def profile(self) -> Profile:
@@ -558,14 +660,13 @@ class Adaptive:
     def _read(self, path: Path) -> Profile:
         try:
             found = read_profile(path)
+        except ForeignFileError as exc:
+            self.notify(f"adaptive profile {path}: {exc}: left untouched; the adaptive "
+                        "level plays with the defaults and saves nothing there", True)
+            return Profile(self.opponent)
         except ProfileError as exc:
-            kept = path.with_name(path.name + ".bad")
-            note = ""
-            try:
-                os.replace(path, kept)
-                note = f" (the old file is kept as {kept.name})"
-            except OSError:
-                pass
+            kept = keep_bad(path)
+            note = f" (the old file is kept as {kept.name})" if kept is not None else ""
             profile = Profile(self.opponent)
             self.notify(f"adaptive profile {path}: {exc}: replaced by defaults{note}", True)
             self._write(path, profile)
@@ -574,10 +675,10 @@ class Adaptive:
 
     def _write(self, path: Path, profile: Profile) -> bool:
         try:
-            write_atomic(path, profile.to_json())
+            save_profile(path, profile)
             return True
-        except OSError as exc:
-            self.notify(f"adaptive profile {path}: cannot write ({exc.strerror or exc}); "
+        except (OSError, ForeignFileError) as exc:
+            self.notify(f"adaptive profile {path}: cannot write ({why_not_written(exc)}); "
                         "the changes are kept for this session only", True)
             return False
 
@@ -592,8 +693,8 @@ class Adaptive:
         self._profile, self._loaded_from = Profile(self.opponent), path
         try:
             reset_file(path, self.opponent)
-        except OSError as exc:
-            self.notify(f"adaptive profile {path}: cannot write ({exc.strerror or exc}); "
+        except (OSError, ForeignFileError) as exc:
+            self.notify(f"adaptive profile {path}: cannot write ({why_not_written(exc)}); "
                         "the defaults hold for this session only", True)
             return
         self.notify(f"adaptive: profile {path} reset to defaults", False)
@@ -604,7 +705,11 @@ class Adaptive:
         profile; after a game the engine lost, report the changes vs defaults. Without a
         side nothing is learnt (the opponent's moves are unknown). ValueError for a bad
         FEN or move (nothing changes then)."""
-        played, _ = game_positions(variant, fen, moves)
+        return self.learn_game(game_positions(variant, fen, moves), white_score, side)
+
+    def learn_game(self, game: Game, white_score: float, side: str | None) -> LearnResult:
+        """``learn`` from a game replayed already (``game_positions``)."""
+        variant = game.variant
         path = self.path
         self.profile()                      # a bad file is reported (and replaced) first
         if side not in ("w", "b"):
@@ -619,7 +724,7 @@ class Adaptive:
             except ProfileError:
                 profile = self._profile
             before = profile.multipliers(variant)
-            after = step(variant, played, side, score, before)
+            after = step(variant, game, side, score, before)
             profile.weights[variant] = after
             profile.games[variant] = profile.games.get(variant, 0) + 1
             self._write(path, profile)

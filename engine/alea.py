@@ -86,6 +86,7 @@ from typing import NamedTuple
 
 from engine.board import Board
 from engine.game_end import Outcome
+from engine.notation import check_fen_length, quote
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 FREE_MOVES = 8                                  # A5
@@ -126,7 +127,7 @@ class Action(NamedTuple):
             return cls(MOVE, words[0])
         if len(words) == 2 and words[0] in (JOKER, CASTLE):
             return cls(words[0], words[1])
-        raise ValueError(f"not an Alea action: {text!r} (want e2e4, joker e2e4, "
+        raise ValueError(f"not an Alea action: {quote(text)} (want e2e4, joker e2e4, "
                          "castle e1g1 or reroll)")
 
 
@@ -134,7 +135,8 @@ def free_jokers(level: str, human: str) -> tuple[int, int]:
     """A14: free-move jokers (White, Black) when the human plays ``human`` ('w' or 'b')
     at ``level``; the computer gets 8 minus the human's count."""
     if level not in FREE_JOKERS_HUMAN:
-        raise ValueError(f"level must be one of {', '.join(FREE_JOKERS_HUMAN)}, not {level!r}")
+        raise ValueError(f"level must be one of {', '.join(FREE_JOKERS_HUMAN)}, not "
+                         f"{quote(level)}")
     own = FREE_JOKERS_HUMAN[level]
     pair = (own, FREE_JOKERS_TOTAL - own)
     return pair if human == "w" else pair[::-1]
@@ -234,20 +236,20 @@ class AleaState:
     @classmethod
     def parse(cls, text: str) -> "AleaState":
         """The state an Alea FEN describes; ValueError naming the bad field otherwise."""
-        words = text.split()
+        words = check_fen_length(text).split()
         if len(words) != 14:
             raise ValueError(f"an Alea FEN has 14 fields (6 FEN + moves last jokers rerolls "
-                             f"castle follow-up dice mode), not {len(words)}: {text!r}")
+                             f"castle follow-up dice mode), not {len(words)}: {quote(text)}")
         board = Board("chess", " ".join(words[:6]))
         moves, last, jokers, rerolls, castle, follow, dice, mode = words[6:]
         if mode not in MODES:
-            raise ValueError(f"Alea FEN mode must be alea or classic, not {mode!r}")
+            raise ValueError(f"Alea FEN mode must be alea or classic, not {quote(mode)}")
         if dice == "-":
             shown = None
         elif len(dice) == 2 and all(t in DICE_TYPES for t in dice):
             shown = dice_pair(dice[0], dice[1])
         else:
-            raise ValueError(f"Alea FEN dice must be - or two of n b r q, not {dice!r}")
+            raise ValueError(f"Alea FEN dice must be - or two of n b r q, not {quote(dice)}")
         return cls(
             board,
             moves=_per_side(moves, "moves", _count),
@@ -273,13 +275,13 @@ class AleaState:
 def _per_side(text: str, what: str, convert) -> tuple:
     parts = text.split("/")
     if len(parts) != 2:
-        raise ValueError(f"Alea FEN {what} must be White/Black, not {text!r}")
+        raise ValueError(f"Alea FEN {what} must be White/Black, not {quote(text)}")
     return tuple(convert(p, what) for p in parts)
 
 
 def _count(text: str, what: str) -> int:
     if not text.isdigit() or not text.isascii():
-        raise ValueError(f"Alea FEN {what} must be numbers, not {text!r}")
+        raise ValueError(f"Alea FEN {what} must be numbers, not {quote(text)}")
     return int(text)
 
 
@@ -288,7 +290,7 @@ def _last_type(text: str, what: str):
         return None
     if len(text) == 1 and text in "nbrqk":
         return text
-    raise ValueError(f"Alea FEN {what} must be one of n b r q k -, not {text!r}")
+    raise ValueError(f"Alea FEN {what} must be one of n b r q k -, not {quote(text)}")
 
 
 def _follow_up(text: str, what: str):
@@ -296,7 +298,7 @@ def _follow_up(text: str, what: str):
         return None
     if len(text) == 4:
         return (text[:2], text[2:])
-    raise ValueError(f"Alea FEN {what} must be - or two cells (f1g1), not {text!r}")
+    raise ValueError(f"Alea FEN {what} must be - or two cells (f1g1), not {quote(text)}")
 
 
 _LIMITS = (("jokers", FREE_JOKERS_TOTAL), ("rerolls", REROLL_JOKERS),
@@ -521,7 +523,7 @@ def apply(state: AleaState, action, promotion: str | None = None) -> AleaState:
     promotion die gave (A11; classic: None or 'q'). ValueError if the action is illegal."""
     action = _as_action(action)
     if action not in legal_actions(state):
-        raise ValueError(f"illegal Alea action {str(action)!r} in {state.fen()}")
+        raise ValueError(f"illegal Alea action {quote(str(action))} in {state.fen()}")
     side = state.side
     if action.kind == REROLL:
         return replace(state, rerolls=_set(state.rerolls, side, state.rerolls[side] - 1),
@@ -569,7 +571,8 @@ def apply_unrolled(state: AleaState, action, promotion: str | None = None) -> Al
         shown = state.with_dice(dice)
         if action in legal_actions(shown):
             return apply(shown, action, promotion)
-    raise ValueError(f"illegal Alea action {str(action)!r} for any dice in {state.fen()}")
+    raise ValueError(f"illegal Alea action {quote(str(action))} for any dice in "
+                     f"{state.fen()}")
 
 
 # --- the end of the game ---------------------------------------------------------------------

@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from engine import alea
 from engine.alea import CASTLE, JOKER, MOVE, REROLL, Action
 from engine.aleacore import BOUND_CP
-from engine.deepening import BestMove, Clock, GoLimits, SearchInfo, _wait_for_release
+from engine.deepening import BestMove, Clock, GoLimits, SearchInfo, _wait_for_release, \
+    final_score
 from engine.levels import Strength, choose
 from engine.notation import alea_token
 
@@ -348,8 +349,9 @@ def think_alea(core, state: alea.AleaState, ev, limits: GoLimits, overhead_ms: i
     clock = Clock(core, limits, state.side, overhead_ms, strength.max_think,
                   strength.max_nodes)
     clock_box.append(clock)
-    if alea.outcome(state) is not None or not alea.legal_actions(state):
-        on_info(SearchInfo(depth=0, score=0))
+    outcome = alea.outcome(state)
+    if outcome is not None or not alea.legal_actions(state):
+        on_info(SearchInfo(depth=0, score=final_score(outcome, state.side)))
         _wait_for_release(core, clock, limits)
         return BestMove(None)
     core.set_root(state, ev)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from engine import particles
 from engine.board import Board
 from engine.fog import View, view_board, view_moves
+from engine.notation import quote
 from engine.variant import Variant, load_variant
 
 DEFAULT_CAP = 2000          # particles kept after a step: ~10 ms to expand (~0.15 us a child)
@@ -148,7 +149,7 @@ def check_history(h: FogHistory, variant: str | Variant = "fogofwar", start: int
             raise ValueError(f"view {i + 1} is {v.side}'s, the history is {side}'s")
         for name in h.lost[i]:
             if name not in g.names:
-                raise ValueError(f"lost cell {name!r} is not a cell")
+                raise ValueError(f"lost cell {quote(name)} is not a cell")
             if name in v.visible:
                 raise ValueError(f"lost cell {name} is visible in view {i + 1}")
     for i, move in enumerate(h.moves):
@@ -156,7 +157,7 @@ def check_history(h: FogHistory, variant: str | Variant = "fogofwar", start: int
             continue
         before, after = h.views[i], h.views[i + 1]
         if move not in view_moves(before, variant):
-            raise ValueError(f"move {move!r} is not allowed by view {i + 1}")
+            raise ValueError(f"move {quote(move)} is not allowed by view {i + 1}")
         if int(after.fen.split()[-1]) != int(before.fen.split()[-1]) + 1:
             raise ValueError(f"view {i + 2}'s fullmove number does not follow view {i + 1}'s")
         board = view_board(before, variant=variant)
@@ -190,7 +191,7 @@ def _own_move_cells(variant: Variant, move: str) -> tuple[int, int, int]:
                 rest, promo = rest[:-1], variant.type_of[rest[-1]]
             if rest in g.names:
                 return g.cell(frm), g.cell(rest), promo
-    raise ValueError(f"bad move {move!r}")
+    raise ValueError(f"bad move {quote(move)}")
 
 
 class Belief:

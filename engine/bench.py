@@ -3,9 +3,13 @@
 The node count is deterministic (fresh tables for every position, no clock), so it is a
 functional signature: a change that alters the search changes it ("Bench: N" in commit
 messages, as Stockfish does). Nodes/second is the speed figure.
+
+A ``Halt`` stops a bench from another thread (the engine runs ``bench`` in its worker,
+like a search); a stopped bench reports the positions it finished and no signature.
 """
 from __future__ import annotations
 
+import threading
 import time
 
 from engine.board import Board
@@ -34,20 +38,54 @@ POSITIONS = [
 ]
 
 
-def run(depth: int = DEFAULT_DEPTH, report=print) -> tuple[int, int]:
-    """Search every position to ``depth``; report progress; return (nodes, milliseconds)."""
-    total_nodes = 0
+class Halt:
+    """The stop of a run of searches: it is the clock box each ``think`` of the run hands
+    its Clock to right after the search began (its stop flag cleared), so ``stop()``, from
+    any thread, ends the search running now and every later one, however early it comes."""
+
+    def __init__(self):
+        self.stopped = False
+        self._clock = None
+        self._lock = threading.Lock()
+
+    def append(self, clock) -> None:
+        with self._lock:
+            self._clock = clock
+            if self.stopped:
+                clock.searcher.stop()
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopped = True
+            if self._clock is not None:
+                self._clock.searcher.stop()
+
+
+def run(depth: int = DEFAULT_DEPTH, report=print, halt: Halt | None = None) -> tuple[int, int]:
+    """Search every position to ``depth``; report progress; return (nodes, milliseconds)
+    of the positions searched in full. After ``halt.stop()`` the position under search is
+    dropped and the report ends with an ``info string`` instead of the summary."""
+    total_nodes = done = 0
     start = time.perf_counter()
     for i, (variant, fen) in enumerate(POSITIONS, 1):
+        if halt is not None and halt.stopped:
+            break
         report(f"Position: {i}/{len(POSITIONS)} ({variant}) {fen}")
         board = Board(variant, fen)
         searcher = Searcher()
         tt = TranspositionTable(BENCH_HASH_MB)
         best = think(searcher, board, eval_tables(variant), tt, GoLimits(depth=depth), 1, 0,
-                     FULL, lambda info: None, [])
+                     FULL, lambda info: None, halt if halt is not None else [])
+        if halt is not None and halt.stopped:
+            break
         total_nodes += searcher.nodes
+        done += 1
         report(f"bestmove {best.move} nodes {searcher.nodes}")
     ms = max(int((time.perf_counter() - start) * 1000), 1)
+    if done < len(POSITIONS):
+        report(f"info string bench stopped after {done} of {len(POSITIONS)} positions "
+               f"({total_nodes} nodes in {ms} ms): no total")
+        return total_nodes, ms
     report("")
     report("===========================")
     report(f"Total time (ms) : {ms}")

@@ -11,7 +11,7 @@ from engine.types cimport move_t, MAX_MOVES, MAX_HISTORY, NO_CELL, KIND_CASTLE, 
 from engine.tables cimport CompiledTables
 from engine.position cimport PosRec, pos_clear, pos_put, pos_make, pos_unmake, \
     pos_in_check, pos_compute_key, pos_repetitions, pos_ep_capturable, pos_attacked
-from engine.movegen cimport generate_moves, perft
+from engine.movegen cimport generate_moves, perft, volatile_int
 
 from engine import fen as fen_mod
 from engine.drawing import draw
@@ -224,23 +224,32 @@ cdef class Board:
     def perft(self, int depth) -> int:
         """Leaf nodes at ``depth`` (legal moves, bulk-counted at the last ply)."""
         cdef uint64_t n
+        cdef volatile_int never = 0
         with nogil:
-            n = perft(self.p, depth)
+            n = perft(self.p, depth, &never)
         return n
 
-    def perft_divide(self, int depth) -> list:
-        """[(uci, leaf count)] per root move, as `go perft` prints them (depth >= 1)."""
+    def perft_divide(self, int depth, PerftStop stop=None) -> list:
+        """[(uci, leaf count)] per root move, as `go perft` prints them (depth >= 1).
+
+        ``stop.stop()``, from any thread, ends the count within microseconds; the list
+        then holds only the root moves counted in full, so it is shorter than the legal
+        move list."""
         cdef move_t moves[MAX_MOVES]
         if depth < 1:
             raise ValueError("perft divide needs depth >= 1")
         cdef int n = self._legal(moves), i
         cdef uint64_t cnt
+        cdef volatile_int never = 0
+        cdef volatile_int* flag = &never if stop is None else &stop.flag
         out = []
         for i in range(n):
             pos_make(self.p, moves[i])
             with nogil:
-                cnt = perft(self.p, depth - 1)
+                cnt = perft(self.p, depth - 1, flag)
             pos_unmake(self.p)
+            if flag[0]:                 # this move's count was cut short
+                break
             out.append((self._uci(moves[i]), cnt))
         return out
 
@@ -263,3 +272,16 @@ cdef class Board:
 
     def __repr__(self):
         return f"Board({self.variant.name!r}, {self.fen()!r})"
+
+
+cdef class PerftStop:
+    """Ends a running ``Board.perft_divide`` from another thread: ``stop()`` sets a flag
+    the C count reads without the GIL."""
+    cdef volatile_int flag
+
+    def stop(self):
+        self.flag = 1
+
+    @property
+    def stopped(self) -> bool:
+        return self.flag != 0

@@ -130,13 +130,7 @@ def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: 
     clock = Clock(searcher, limits, side, overhead_ms, strength.max_think, strength.max_nodes)
     clock_box.append(clock)
     if not root:
-        outcome = board.outcome()
-        if outcome is None or outcome.termination in ("checkmate", "king captured"):
-            score = -MATE
-        else:                       # stalemated: the variant's value, as the search sees it
-            mine = outcome.white_score if side == 0 else 1 - outcome.white_score
-            score = stalemate_cp(1 - mine)
-        on_info(SearchInfo(depth=0, score=score))
+        on_info(SearchInfo(depth=0, score=final_score(board.outcome(), side)))
         _wait_for_release(searcher, clock, limits)
         return BestMove(None)
 
@@ -174,6 +168,17 @@ def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: 
     chosen = choose(lines, strength, rng) if strength.lines > 1 else lines[0]
     pv = chosen[1] or [root[0]]
     return BestMove(pv[0], pv[1] if len(pv) > 1 else None)
+
+
+def final_score(outcome, side: int) -> int:
+    """The depth-0 score of a finished game for the side to move (``side`` 0: White), as
+    the search scores such a node: mated or royal piece lost ``-MATE`` (``score mate 0``),
+    stalemated the variant's value (``stalemate_cp``: 0 in chess, -191 for a Gliński
+    stalemate), a draw 0."""
+    if outcome is None or outcome.termination in ("checkmate", "king captured"):
+        return -MATE
+    mine = outcome.white_score if side == 0 else 1 - outcome.white_score
+    return stalemate_cp(1 - mine)
 
 
 def rescue(searcher, root) -> tuple:

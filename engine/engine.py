@@ -5,7 +5,8 @@ search worker, and knows nothing about any protocol: it never prints. Bad input 
 ``ValueError`` that leaves the old state untouched, so a front end can report it and
 carry on. ``go`` is non-blocking: the search runs in a worker thread without the GIL and
 reports through the ``on_info``/``on_bestmove`` callbacks, so the protocol thread can
-answer ``isready``, ``stop`` and ``ponderhit`` at once.
+answer ``isready``, ``stop`` and ``ponderhit`` at once. ``perft`` and ``bench`` run in the
+same worker, one job at a time, and ``stop`` ends them too.
 
 Alea (``UCI_Variant alea``, docs/protocol.md "Alea games") is a *hosted game*: its board
 is chess's, its rules (dice, cooldown, jokers) are ``engine/alea.py`` on top, and an
@@ -24,15 +25,15 @@ from __future__ import annotations
 import random
 import threading
 
-from engine import adaptive, alea, aleasearch, levels
+from engine import adaptive, alea, aleasearch, bench, levels
 from engine.aleacore import AleaCore
 from engine.belief import Belief, FogHistory, check_history
-from engine.board import Board
+from engine.board import Board, PerftStop
 from engine.deepening import BestMove, GoLimits, SearchInfo, think
 from engine.eval_tables import eval_tables
 from engine.fog import view_board, view_moves
 from engine.fogsearch import think_fog
-from engine.notation import alea_token, parse_alea_token
+from engine.notation import alea_token, check_fen_length, parse_alea_token, quote
 from engine.search import Searcher
 from engine.tt import TranspositionTable
 from engine.variant import load_variant, resolve_name, variant_names
@@ -63,16 +64,19 @@ def resolve_game(name: str) -> str:
     try:
         return resolve_name(name)
     except ValueError:
-        raise ValueError(f"unknown variant {name!r} (known: {', '.join(game_names())})") \
+        raise ValueError(f"unknown variant {quote(name)} (known: {', '.join(game_names())})") \
             from None
 
 
 class _ClockBox(list):
-    """Where ``think`` puts the Clock of its search; ``armed`` is set once it is there."""
+    """Where ``think`` puts the Clock of its search; ``armed`` is set once it is there
+    (from the start for a job without a clock: perft, bench)."""
 
-    def __init__(self):
+    def __init__(self, armed: bool = False):
         super().__init__()
         self.armed = threading.Event()
+        if armed:
+            self.armed.set()
 
     def append(self, clock) -> None:
         super().append(clock)
@@ -95,6 +99,7 @@ class Engine:
         self._tt = TranspositionTable(DEFAULT_HASH_MB)
         self._searcher = Searcher()
         self._thread: threading.Thread | None = None
+        self._job = "search"        # what the worker thread runs: search, perft or bench
         self._clock_box: list = _ClockBox()
         self._rng = random.Random()
         self.multipv = 1
@@ -134,7 +139,7 @@ class Engine:
 
     def set_level(self, name: str) -> None:
         if name not in levels.LEVELS:
-            raise ValueError(f"unknown level {name!r} ({', '.join(levels.LEVELS)})")
+            raise ValueError(f"unknown level {quote(name)} ({', '.join(levels.LEVELS)})")
         self.level = name
         if self.adaptive_on:
             self.adaptive.profile()             # read now, so a bad file is reported now
@@ -175,14 +180,14 @@ class Engine:
         result that contradicts a finished final position; nothing changes then.
         """
         name = resolve_name(variant) if variant else self._variant
-        _, final = adaptive.game_positions(name, fen, moves)
-        outcome = final.outcome()
+        game = adaptive.game_positions(name, fen, moves)
+        outcome = game.final.outcome()
         if outcome is not None and outcome.white_score != white_score:
             raise ValueError(f"the result contradicts the final position "
                              f"({outcome.result}, {outcome.termination})")
         if not self.adaptive_on:
             return False
-        self.adaptive.learn(name, fen, moves, white_score, side or self._go_side)
+        self.adaptive.learn_game(game, white_score, side or self._go_side)
         self._game = self._go_side = None       # learnt once, not again at ucinewgame
         return True
 
@@ -217,7 +222,13 @@ class Engine:
     # -- searching --------------------------------------------------------------------------
     @property
     def searching(self) -> bool:
+        """True while the worker thread runs a search, a perft or a bench."""
         return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def job(self) -> str | None:
+        """What the worker thread runs now: ``search``, ``perft``, ``bench``, or None."""
+        return self._job if self.searching else None
 
     def go(self, limits: GoLimits, on_info, on_bestmove) -> None:
         """Start searching the current position; return at once.
@@ -235,7 +246,6 @@ class Engine:
         strength = self.strength(limits)
         searcher, box = Searcher(), _ClockBox()
         tt, multipv, overhead, rng = self._tt, self.multipv, self.move_overhead_ms, self._rng
-        self._clock_box, self._searcher = box, searcher
         fog = self._fog
         if fog is not None and self._belief is None:
             self._belief = Belief(self._variant)
@@ -245,7 +255,7 @@ class Engine:
             if self._alea_core is None:
                 self._alea_core = AleaCore()
                 aleasearch.configure(self._alea_core)
-            searcher = self._searcher = self._alea_core
+            searcher = self._alea_core
         elif state is not None:                     # classic mode (A19): chess, but a
             limits = _classic_limits(board, limits)  # promotion is answered without piece
             on_bestmove = _classic_answer(on_bestmove)
@@ -272,18 +282,49 @@ class Engine:
                 best = BestMove(moves[0] if moves else None)
             on_bestmove(best)
 
-        thread = threading.Thread(target=run, name="quantum-search", daemon=True)
-        self._thread = thread
+        self._launch("search", run, searcher, box)
+
+    def perft(self, depth: int, on_done, on_error=None) -> None:
+        """Count ``perft_divide(depth)`` in the worker thread, as ``go`` searches; return at
+        once. ``on_done(divide, roots)`` is called from the worker, ``roots`` being the
+        number of root moves: ``divide`` is shorter when ``stop`` ended the count (it then
+        holds the root moves counted in full). ValueError where ``check_perft`` refuses,
+        before anything is stopped; ``on_error(exception)`` for a failure in the count."""
+        self.check_perft(depth)
+        self.stop()
+        self.wait()
+        board, halt = self._board.copy(), PerftStop()
+
+        def count():
+            on_done(board.perft_divide(depth, halt), len(board.legal_moves()))
+
+        self._launch("perft", _guarded(count, on_error), halt, _ClockBox(armed=True))
+
+    def bench(self, depth: int, report, on_error=None) -> None:
+        """Run ``engine.bench.run(depth, report)`` in the worker thread, as ``go`` searches;
+        return at once. ``stop`` ends it (its report then says so and gives no total)."""
+        self.stop()
+        self.wait()
+        halt = bench.Halt()
+        self._launch("bench", _guarded(lambda: bench.run(depth, report, halt), on_error),
+                     halt, _ClockBox(armed=True))
+
+    def _launch(self, kind: str, job, stopper, box: _ClockBox) -> None:
+        """Run ``job`` (a ``kind``: search, perft, bench) in the worker thread; ``stop``
+        reaches it through ``stopper.stop()``
+        and the clocks in ``box``. Returns once ``box`` is armed (or the job ended): before
+        a search's Clock is in the box, ``think`` has yet to call ``searcher.new_search()``,
+        which clears the stop flag, and a ponderhit would find no clock: either would be
+        lost, leaving ``go infinite``/``go ponder`` running for ever."""
+        thread = threading.Thread(target=job, name="quantum-search", daemon=True)
+        self._thread, self._searcher, self._clock_box, self._job = thread, stopper, box, kind
         thread.start()
-        # Return only once `stop` and `ponderhit` can reach this search: before its Clock
-        # is in the box, `think` has yet to call `searcher.new_search()`, which clears the
-        # stop flag, and a ponderhit would find no clock: either would be lost, leaving
-        # `go infinite`/`go ponder` running for ever.
         while not box.armed.wait(0.01) and thread.is_alive():
             pass
 
     def stop(self) -> None:
-        """Ask a running search to finish now; its bestmove still arrives."""
+        """Ask a running search (or perft, or bench) to finish now; its bestmove (its
+        report) still arrives."""
         if self.searching:
             self._searcher.stop()
             for clock in self._clock_box:
@@ -364,12 +405,13 @@ class Engine:
         """
         if self._alea is not None:
             raise ValueError(ALEA_POSITION_HINT)
-        board = Board(self._variant) if fen is None else Board(self._variant, fen)
+        board = Board(self._variant) if fen is None \
+            else Board(self._variant, check_fen_length(fen))
         for ply, move in enumerate(moves, 1):
             try:
                 board.push(move)
             except ValueError:
-                raise ValueError(f"illegal move {move!r} (move {ply} of the list) "
+                raise ValueError(f"illegal move {quote(move)} (move {ply} of the list) "
                                  f"in {board.fen()}") from None
         self.stop()
         self.wait()
@@ -434,7 +476,8 @@ class Engine:
             try:
                 state = alea.apply_unrolled(state, action, promotion)
             except ValueError as exc:
-                raise ValueError(f"action {token!r} (action {k} of the list): {exc}") from None
+                raise ValueError(f"action {quote(token)} (action {k} of the list): {exc}") \
+                    from None
         if dice is not ...:
             state = state.with_dice(None)
             if dice is not None:
@@ -475,7 +518,7 @@ class Engine:
             raise ValueError("guide review is an Alea message (UCI_Variant alea)")
         action, promotion = parse_alea_token(token)
         if promotion is not None:
-            raise ValueError(f"{token!r}: write a promotion without its piece (the die "
+            raise ValueError(f"{quote(token)}: write a promotion without its piece (the die "
                              "decides it)")
         return aleasearch.review(self._aux(), self._alea, eval_tables(self._variant), action)
 
@@ -490,19 +533,39 @@ class Engine:
             return view_moves(self._fog.last, load_variant(self._variant))
         return self._board.legal_moves()
 
-    def perft_divide(self, depth: int) -> list[tuple[str, int]]:
-        """Leaf counts per legal root move at ``depth`` (1..MAX_PERFT_DEPTH).
-
-        The sum of the counts is ``perft(depth)``. Raises ValueError for a depth out of
-        range (the core's divide is meaningless below 1).
-        """
+    def check_perft(self, depth: int) -> None:
+        """ValueError unless perft can count ``depth`` (1..MAX_PERFT_DEPTH) plies here: a
+        true position, not fog views nor Alea (whose moves depend on the dice). Nothing
+        is stopped or changed, so a front end can refuse a perft and leave a running
+        search alone."""
         if not 1 <= depth <= MAX_PERFT_DEPTH:
             raise ValueError(f"perft depth must be 1..{MAX_PERFT_DEPTH}, not {depth}")
         if self._fog is not None:
             raise ValueError("perft needs a true position (position startpos|fen), not fog views")
         if self._alea is not None:
             raise ValueError("perft counts chess moves; Alea's depend on the dice")
+
+    def perft_divide(self, depth: int) -> list[tuple[str, int]]:
+        """Leaf counts per legal root move at ``depth`` (1..MAX_PERFT_DEPTH).
+
+        The sum of the counts is ``perft(depth)``. Raises ValueError where ``check_perft``
+        does (the core's divide is meaningless below 1).
+        """
+        self.check_perft(depth)
         return self._board.perft_divide(depth)
+
+
+def _guarded(job, on_error):
+    """``job`` for the worker thread, with a failure passed to ``on_error`` (raised when
+    there is none)."""
+    def run():
+        try:
+            job()
+        except Exception as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+    return run
 
 
 def _check_dice(state: alea.AleaState, dice: tuple) -> None:

@@ -215,14 +215,16 @@ def parse_view_fen(text: str, variant: str | Variant = "fogofwar") -> View:
     one own king, more than one enemy king, a pawn on its last rank, or an en passant cell
     that is not a visible empty cell behind a visible enemy pawn.
     """
+    from engine.notation import check_fen_length, quote
     v = variant if isinstance(variant, Variant) else load_variant(variant)
     g = v.geometry
     if not isinstance(text, str):
         raise ValueError(f"a view FEN must be a string, not {type(text).__name__}")
-    fields = text.split()
+    fields = check_fen_length(text).split()
     want = 6 if v.spec.fen_castling_field else 5
     if len(fields) != want:
-        raise ValueError(f"a {v.name} view FEN has {want} fields, not {len(fields)}: {text!r}")
+        raise ValueError(f"a {v.name} view FEN has {want} fields, not {len(fields)}: "
+                         f"{quote(text)}")
     rows = fields[0].split("/")
     if len(rows) != len(g.fen_rows):
         raise ValueError(f"view FEN has {len(rows)} rows, {v.name} needs {len(g.fen_rows)}")
@@ -237,7 +239,7 @@ def parse_view_fen(text: str, variant: str | Variant = "fogofwar") -> View:
                     j += 1
                 run = int(row[i:j])
                 if row[i] == "0":
-                    raise ValueError(f"bad empty count {row[i:j]!r} in row {row!r}")
+                    raise ValueError(f"bad empty count {quote(row[i:j])} in row {quote(row)}")
                 names = [g.names[c] for c in cells[pos:pos + run]]
                 visible.update(names)
                 pos += run
@@ -252,17 +254,17 @@ def parse_view_fen(text: str, variant: str | Variant = "fogofwar") -> View:
             pos += 1
             i += 1
         if pos != len(cells):
-            raise ValueError(f"view FEN row {row!r} has {pos} cells, needs {len(cells)}")
+            raise ValueError(f"view FEN row {quote(row)} has {pos} cells, needs {len(cells)}")
 
     side = fields[1]
     if side not in SIDES:
-        raise ValueError(f"side to move must be w or b, not {side!r}")
+        raise ValueError(f"side to move must be w or b, not {quote(side)}")
     rest = fields[2:]
     if v.spec.fen_castling_field:
         castling = rest.pop(0)
         if castling != "-" and (any(ch not in v.castling_letters for ch in castling)
                                 or len(set(castling)) != len(castling)):
-            raise ValueError(f"bad castling field {castling!r}")
+            raise ValueError(f"bad castling field {quote(castling)}")
         for right in v.tables_data["castling"]:
             # Own pieces are never fogged: an own right needs its king and rook in place.
             known = g.names if SIDES[right["side"]] == side else visible
@@ -279,11 +281,12 @@ def parse_view_fen(text: str, variant: str | Variant = "fogofwar") -> View:
 
 
 def _check_ep(v: Variant, side: str, ep: str, visible: set, pieces: dict) -> None:
+    from engine.notation import quote
     g = v.geometry
     try:
         cell = g.cell(ep)
     except KeyError:
-        raise ValueError(f"bad en passant cell {ep!r}") from None
+        raise ValueError(f"bad en passant cell {quote(ep)}") from None
     # The pawn that passed stands one enemy pawn step beyond the cell (Black's step is
     # White's mirrored), and our rule shows it (docs/rules/fog.md).
     fx, fy = g.forward

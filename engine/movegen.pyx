@@ -274,8 +274,12 @@ cdef int generate_noisy(PosRec* p, move_t* out) noexcept nogil:
     return generate(p, out, True)
 
 
-cdef uint64_t perft(PosRec* p, int depth) noexcept nogil:
-    """Leaf count at depth, with bulk counting at the last ply (as Stockfish does)."""
+cdef uint64_t perft(PosRec* p, int depth, volatile_int* stop) noexcept nogil:
+    """Leaf count at depth, with bulk counting at the last ply (as Stockfish does).
+
+    ``stop[0]`` set (by another thread) ends the count: it is read once per node of depth
+    >= 2, a few hundred times fewer than leaves are counted, and the count returned is
+    then too small; the caller reads the flag to know."""
     cdef move_t moves[MAX_MOVES]
     cdef int n, i
     cdef uint64_t total = 0
@@ -284,8 +288,10 @@ cdef uint64_t perft(PosRec* p, int depth) noexcept nogil:
     n = generate_moves(p, moves)
     if depth == 1:
         return n
+    if stop[0]:
+        return 0
     for i in range(n):
         pos_make(p, moves[i])
-        total += perft(p, depth - 1)
+        total += perft(p, depth - 1, stop)
         pos_unmake(p)
     return total

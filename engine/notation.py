@@ -3,10 +3,50 @@
 The UCI layer and the command line both show perft like Stockfish does, so that tools
 written for Stockfish's output (perft scripts, divide comparers) work on ours, and both
 print search progress as UCI ``info`` lines.
+
+User input in messages goes through ``quote`` (every ``ValueError`` that names a word of
+the input, in engine/ and protocol/ alike), and a message is made one printable line of
+at most LINE_LIMIT characters by ``one_line``, so that no input can flood a GUI's log.
 """
 from __future__ import annotations
 
 import re
+
+# Echoed user input is cut to this many characters.
+ECHO_LIMIT = 60
+# A message (an error reason, a report) is cut to this many characters: the backstop for
+# text a message quotes whole (a FEN field, a file path).
+LINE_LIMIT = 256
+# No FEN of a shipped variant comes near this (hexagonal's longest is about 160); a longer
+# one is refused before it is parsed, so that no FEN field can be huge.
+MAX_FEN_CHARS = 512
+
+
+def quote(text: str) -> str:
+    """``text`` quoted for a message: repr escapes control characters, and input longer
+    than ECHO_LIMIT is cut there (``...`` after the quote)."""
+    if len(text) > ECHO_LIMIT:
+        return repr(text[:ECHO_LIMIT]) + "..."
+    return repr(text)
+
+
+def one_line(text: str) -> str:
+    """``text`` as one printable line: whitespace runs become one space, other unprintable
+    characters are escaped, and it is cut after LINE_LIMIT characters (``...``)."""
+    if len(text) > 4 * LINE_LIMIT:          # escaping cannot shrink text: cut early
+        text = text[:4 * LINE_LIMIT]
+    text = " ".join(text.split())
+    text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+    return text if len(text) <= LINE_LIMIT else text[:LINE_LIMIT] + "..."
+
+
+def check_fen_length(fen: str) -> str:
+    """``fen``, or ValueError when it is longer than any FEN can be (MAX_FEN_CHARS)."""
+    if len(fen) > MAX_FEN_CHARS:
+        raise ValueError(f"FEN of {len(fen)} characters is too long (at most {MAX_FEN_CHARS}): "
+                         f"{quote(fen)}")
+    return fen
 
 
 _MOVE = re.compile(r"([a-z]+[0-9]+)([a-z]+[0-9]+)([a-z]?)")
@@ -17,14 +57,19 @@ def move_cells(move: str) -> tuple[str, str]:
     ValueError when ``move`` is not cell, cell and an optional promotion letter."""
     match = _MOVE.fullmatch(move)
     if match is None:
-        raise ValueError(f"not a move: {move!r}")
+        raise ValueError(f"not a move: {quote(move)}")
     return match.group(1), match.group(2)
 
 
-def perft_lines(divide: list[tuple[str, int]]) -> list[str]:
+def perft_lines(divide: list[tuple[str, int]], roots: int | None = None) -> list[str]:
     """Stockfish's ``go perft`` report: ``move: count`` per root move, a blank line,
-    ``Nodes searched: N`` and a closing blank line."""
+    ``Nodes searched: N`` and a closing blank line. A count that was stopped (``roots``,
+    the number of root moves, above the moves in ``divide``) gives the lines of the moves
+    counted in full and an ``info string`` saying so, never a total."""
     lines = [f"{move}: {count}" for move, count in divide]
+    if roots is not None and len(divide) < roots:
+        return lines + [f"info string perft stopped after {len(divide)} of {roots} root "
+                        "moves: no total"]
     lines += ["", f"Nodes searched: {sum(count for _, count in divide)}", ""]
     return lines
 
@@ -83,7 +128,7 @@ def parse_alea_token(token: str):
         return Action(REROLL), None
     match = _ALEA_TOKEN.fullmatch(token)
     if not match or (match.group(1) == CASTLE and match.group(3)):
-        raise ValueError(f"not an Alea action: {token[:60]!r} (e2e4, e7e8q, joker:e2e4, "
+        raise ValueError(f"not an Alea action: {quote(token)} (e2e4, e7e8q, joker:e2e4, "
                          "castle:e1g1 or reroll)")
     kind, move, piece = match.groups()
     return Action(kind or MOVE, move), piece or None

@@ -5,14 +5,11 @@
 # Python face of the limits both searchers inherit.
 from libc.stdint cimport uint64_t
 from engine.types cimport move_t, KIND_CASTLE, KIND_EP, KIND_PROMO, move_from, move_to, \
-    move_kind, move_extra, type_of
+    move_kind, move_extra, type_of, volatile_int
 from engine.position cimport PosRec
 from engine.evaluate cimport EvalRec
 from engine.tt cimport BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
 from engine.clock cimport now
-
-cdef extern from *:
-    ctypedef int volatile_int "volatile int"
 
 cdef enum:
     HISTORY_MAX = 16384     # history scores stay within +-HISTORY_MAX (see history_add)

@@ -62,3 +62,8 @@ cdef inline int colour_of(piece_t p) noexcept nogil:
 
 cdef inline int type_of(piece_t p) noexcept nogil:
     return p & TYPE_MASK
+
+# An int another thread may set while C code runs without the GIL (a stop flag): every
+# read goes to memory.
+cdef extern from *:
+    ctypedef int volatile_int "volatile int"

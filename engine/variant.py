@@ -93,9 +93,10 @@ def _check(table: dict, schema: dict, where: str) -> dict:
 
 
 def _raw(name: str, seen=()) -> dict:
+    from engine.notation import quote
     path = VARIANT_DIR / f"{name}.toml"
     if not path.exists():
-        raise ValueError(f"unknown variant {name!r}")
+        raise ValueError(f"unknown variant {quote(name)}")
     with open(path, "rb") as fh:
         data = tomllib.load(fh)
     parent = data.get("extends")
@@ -383,9 +384,10 @@ def _aliases() -> dict:
 
 def resolve_name(name: str) -> str:
     """Canonical variant name for a name or alias (case-insensitive); ValueError if unknown."""
+    from engine.notation import quote
     key = name.strip().lower()
     if key not in _aliases():
-        raise ValueError(f"unknown variant {name!r} (known: {', '.join(variant_names())})")
+        raise ValueError(f"unknown variant {quote(name)} (known: {', '.join(variant_names())})")
     return _aliases()[key]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.notation import one_line, quote
 from protocol.options import Option
 
 RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "3/4-1/4": 0.75, "1/4-3/4": 0.25}
@@ -50,8 +51,6 @@ def parse_learn(args: list[str]) -> LearnCommand:
     """The words after ``learn``. ``result`` and ``moves`` are required, ``moves`` comes
     last (it may be followed by no move); the others may come in any order before it,
     each at most once. ValueError naming the first problem."""
-    from protocol.uci import quote
-
     fields: dict = {}
     i = 0
     while True:
@@ -107,13 +106,6 @@ def attach(session) -> None:
         if error:
             session.error(text)
         else:
-            session.send("info string " + _clean(text))
+            session.send("info string " + one_line(text))
 
     session.engine.on_note = note
-
-
-def _clean(text: str) -> str:
-    """One line of printable text (as ``UciSession.error`` makes its reasons)."""
-    text = " ".join(text.split())
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                   for ch in text)

@@ -3,7 +3,8 @@
 * ``UCI_Variant`` (as Fairy-Stockfish names it): a combo over the shipped variants that
   also accepts their aliases (``standard``, ``glinski``, ``hex``); setting it resets the
   position to the variant's start.
-* ``go perft N`` (Stockfish): the divide report of ``engine.notation.perft_lines``.
+* ``go perft N`` (Stockfish): the divide report of ``engine.notation.perft_lines``,
+  counted in the engine's worker thread (``Engine.perft``).
 * ``d`` (Stockfish): a drawing of the board and facts about the position.
 * ``position fog view <view FEN> [lost <cells>] [move <uci> view ...]...``: a Fog of War
   game as this side observed it (docs/protocol.md); :func:`parse_fog_position` reads it.
@@ -21,7 +22,7 @@ from engine.belief import FogHistory
 from engine.engine import DEFAULT_VARIANT, Engine, game_names, resolve_game
 from engine.drawing import draw
 from engine.fog import FOG, parse_view_fen
-from engine.notation import perft_lines
+from engine.notation import quote
 from engine.variant import load_variant
 from protocol.options import Option
 
@@ -29,11 +30,6 @@ VARIANT_OPTION = "UCI_Variant"
 FOG_WORDS = ("view", "lost", "move")
 ALEA_WORDS = ("moves", "dice")
 ALEA_FEN_FIELDS = 14
-ECHO_LIMIT = 60             # as protocol.uci: an echoed word is cut to this many characters
-
-
-def _quote(word: str) -> str:
-    return repr(word[:ECHO_LIMIT]) + ("..." if len(word) > ECHO_LIMIT else "")
 
 
 def variant_option() -> Option:
@@ -42,11 +38,6 @@ def variant_option() -> Option:
     return Option(name=VARIANT_OPTION, type="combo", default=DEFAULT_VARIANT,
                   vars=tuple(game_names()), normalize=resolve_game,
                   on_change=lambda engine, name: engine.set_variant(name))
-
-
-def perft_report(engine: Engine, depth: int) -> list[str]:
-    """The lines ``go perft <depth>`` answers with, computed before anything is printed."""
-    return perft_lines(engine.perft_divide(depth))
 
 
 def parse_fog_position(args: list[str], variant: str) -> FogHistory:
@@ -61,7 +52,7 @@ def parse_fog_position(args: list[str], variant: str) -> FogHistory:
     while True:
         n = len(views) + 1
         if i >= len(args) or args[i] != "view":
-            got = _quote(args[i]) if i < len(args) else "the end of the line"
+            got = quote(args[i]) if i < len(args) else "the end of the line"
             raise ValueError(f"expected 'view' (view {n}), not {got}")
         fen = args[i + 1:i + 1 + nfields]
         if len(fen) < nfields or any(word in FOG_WORDS for word in fen):
@@ -76,7 +67,7 @@ def parse_fog_position(args: list[str], variant: str) -> FogHistory:
             i += 1
             while i < len(args) and args[i] not in FOG_WORDS:
                 if args[i] not in v.geometry.names:
-                    raise ValueError(f"lost cell {_quote(args[i])} of view {n} is not a cell")
+                    raise ValueError(f"lost cell {quote(args[i])} of view {n} is not a cell")
                 cells.append(args[i])
                 i += 1
             if not cells:
@@ -85,7 +76,7 @@ def parse_fog_position(args: list[str], variant: str) -> FogHistory:
         if i == len(args):
             break
         if args[i] != "move":
-            raise ValueError(f"expected 'move' or the end after view {n}, not {_quote(args[i])}")
+            raise ValueError(f"expected 'move' or the end after view {n}, not {quote(args[i])}")
         if i + 1 == len(args):
             raise ValueError(f"'move' after view {n} needs a move")
         moves.append(args[i + 1].lower())
@@ -100,7 +91,7 @@ def parse_alea_position(args: list[str]):
     ``dice -``, or ``...`` when there is no ``dice``. ValueError naming the fault; the
     rules check the rest (``Engine.set_alea_position``)."""
     if not args or args[0] not in ("startpos", "fen"):
-        got = _quote(args[0]) if args else "the end of the line"
+        got = quote(args[0]) if args else "the end of the line"
         raise ValueError(f"expected 'startpos' or 'fen' after 'position alea', not {got}")
     i, fen = 1, None
     if args[0] == "fen":
@@ -127,10 +118,10 @@ def parse_alea_position(args: list[str]):
         elif len(word) == 2 and all(t in "nbrq" for t in word):
             dice = (word[0], word[1])
         else:
-            raise ValueError(f"dice must be two of n b r q (nq) or '-', not {_quote(word)}")
+            raise ValueError(f"dice must be two of n b r q (nq) or '-', not {quote(word)}")
         i += 2
     if i < len(args):
-        raise ValueError(f"expected 'moves' or 'dice', not {_quote(args[i])}")
+        raise ValueError(f"expected 'moves' or 'dice', not {quote(args[i])}")
     return fen, tokens, dice
 
 

@@ -12,8 +12,29 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from engine.notation import quote
+
 OPTION_TYPES = ("check", "spin", "combo", "button", "string")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+# Every integer the protocol takes lies within +-INT_BOUND: far beyond any clock, depth or
+# node count, and still exact as a float and within C's 64-bit fields (a larger wtime
+# overflowed the time budget's float arithmetic).
+INT_BOUND = 10 ** 18
+
+
+def parse_int(token: str, what: str, lo: int = -INT_BOUND, hi: int = INT_BOUND) -> int:
+    """An ASCII decimal integer (a sign allowed) within lo..hi; ValueError naming ``what``
+    otherwise. ``int()`` alone would also take ``1_000`` or non-ASCII digits, and refuse
+    more than 4300 digits with a message of its own: the digits are counted first."""
+    if not _INTEGER.fullmatch(token):
+        raise ValueError(f"{what} needs an integer, not {quote(token)}")
+    digits = token.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > len(str(INT_BOUND)):
+        raise ValueError(f"{what} must be {lo}..{hi}, not {quote(token)}")
+    value = -int(digits) if token[0] == "-" else int(digits)
+    if not lo <= value <= hi:
+        raise ValueError(f"{what} must be {lo}..{hi}, not {value}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -61,31 +82,26 @@ class Option:
         """The typed value for a ``setoption ... value <text>``; ValueError if it is bad."""
         if self.type == "button":
             if text is not None:
-                raise ValueError(f"option {self.name!r} is a button and takes no value")
+                raise ValueError(f"option {quote(self.name)} is a button and takes no value")
             return None
         if text is None:
-            raise ValueError(f"option {self.name!r} needs a value")
+            raise ValueError(f"option {quote(self.name)} needs a value")
         if self.type == "string":
             return "" if text == "<empty>" else text
         if self.type == "check":
             if text.lower() not in ("true", "false"):
-                raise ValueError(f"option {self.name!r} takes true or false, not {text!r}")
+                raise ValueError(f"option {quote(self.name)} takes true or false, not "
+                                 f"{quote(text)}")
             return text.lower() == "true"
         if self.type == "spin":
-            if not _INTEGER.fullmatch(text):
-                raise ValueError(f"option {self.name!r} takes an integer, not {text!r}")
-            value = int(text)
-            if not self.min <= value <= self.max:
-                raise ValueError(f"option {self.name!r} must be {self.min}..{self.max}, "
-                                 f"not {value}")
-            return value
+            return parse_int(text, f"option {quote(self.name)}", self.min, self.max)
         if self.normalize is not None:
             return self.normalize(text)
         for var in self.vars:
             if var.lower() == text.lower():
                 return var
-        raise ValueError(f"option {self.name!r} takes one of {', '.join(self.vars)}, "
-                         f"not {text!r}")
+        raise ValueError(f"option {quote(self.name)} takes one of {', '.join(self.vars)}, "
+                         f"not {quote(text)}")
 
     @property
     def initial(self):
@@ -131,7 +147,7 @@ class OptionRegistry:
         """
         option = self.find(name)
         if option is None:
-            raise ValueError(f"unknown option {name!r}")
+            raise ValueError(f"unknown option {quote(name)}")
         value = option.parse(text)
         if option.on_change is not None:
             option.on_change(engine, value)

@@ -14,7 +14,6 @@ traceback on stdout. Extensions beyond the 2006 spec come from ``protocol.dialec
 from __future__ import annotations
 
 import os
-import re
 import sys
 import threading
 import traceback
@@ -26,17 +25,15 @@ from engine import deepening
 from engine.engine import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, \
     MAX_PERFT_DEPTH, Engine
 from engine.levels import ELO_MAX, ELO_MIN, LEVEL_NAMES
-from engine.notation import bestmove_line, info_line
+# ECHO_LIMIT and quote stay importable from here, where they were defined before.
+from engine.notation import ECHO_LIMIT, bestmove_line, info_line, one_line, perft_lines, \
+    quote  # noqa: F401
 from protocol import adaptive, dialect
-from protocol.options import Option, OptionRegistry
+from protocol.options import Option, OptionRegistry, parse_int
 
 ENGINE_NAME = "Quantum 0.1"
 ENGINE_AUTHOR = "Quantum team"
 ERROR_PREFIX = "info string error "
-# Echoed user input is cut to this many characters so that a runaway line cannot flood
-# the GUI's log.
-ECHO_LIMIT = 60
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 # -- parsed commands -----------------------------------------------------------------------
@@ -72,28 +69,12 @@ _GO_KEYWORDS = _GO_INTEGERS + _GO_FLAGS + ("searchmoves",)
 
 
 # -- pure parsers --------------------------------------------------------------------------
-def quote(text: str) -> str:
-    """``text`` quoted for an error line: repr escapes control characters, and long input
-    is cut at ECHO_LIMIT."""
-    if len(text) > ECHO_LIMIT:
-        return repr(text[:ECHO_LIMIT]) + "..."
-    return repr(text)
-
-
 def split_command(line: str) -> tuple[str, list[str]] | None:
     """The command word and its argument tokens, or None for a blank line."""
     tokens = line.split()
     if not tokens:
         return None
     return tokens[0], tokens[1:]
-
-
-def parse_int(token: str, what: str) -> int:
-    """An ASCII decimal integer; ValueError naming ``what`` otherwise (``int()`` alone
-    would also take ``1_000`` or non-ASCII digits)."""
-    if not _INTEGER.fullmatch(token):
-        raise ValueError(f"{what} needs an integer, not {quote(token)}")
-    return int(token)
 
 
 def parse_position(args: list[str]) -> PositionCommand:
@@ -208,12 +189,9 @@ class UciSession:
                 self.running = False        # the GUI went away while a search reported
 
     def error(self, reason: str) -> None:
-        """The one-line error answer: whitespace runs become one space and other
-        unprintable characters are escaped, so the reason cannot break the line."""
-        text = " ".join(reason.split())
-        text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                       for ch in text)
-        self.send(ERROR_PREFIX + text)
+        """The one-line error answer (``one_line``: printable, whitespace runs made one
+        space, at most LINE_LIMIT characters), so the reason cannot break or flood it."""
+        self.send(ERROR_PREFIX + one_line(reason))
 
     def handle(self, line: str) -> bool:
         """Answer one input line; False once the session should end (``quit``)."""
@@ -232,9 +210,14 @@ class UciSession:
         except ValueError as exc:
             self.error(f"{word}: {exc}")
         except Exception as exc:  # a bug: report it and keep serving
-            traceback.print_exc(file=sys.stderr)
-            self.error(f"internal: {word}: {type(exc).__name__}: {exc}")
+            self.internal_error(word, exc)
         return self.running
+
+    def internal_error(self, word: str, exc: Exception) -> None:
+        """A bug met while serving ``word`` (here or in the worker thread): the traceback
+        on stderr, one ``info string error internal: ...`` line on stdout."""
+        traceback.print_exception(exc, file=sys.stderr)
+        self.error(f"internal: {word}: {type(exc).__name__}: {exc}")
 
     def run(self, stream: TextIO) -> int:
         """Serve lines until ``quit`` or end of input; the exit status (0)."""
@@ -242,7 +225,8 @@ class UciSession:
             if not self.handle(line):
                 break
         else:                       # end of input: let a running search report, then exit
-            self.engine.wait(5.0)
+            # A perft or bench always ends by itself and is what a piped run asked for.
+            self.engine.wait(None if self.engine.job in ("perft", "bench") else 5.0)
             self.engine.stop()
             self.engine.wait(2.0)
         return 0
@@ -282,10 +266,11 @@ def cmd_position(session: UciSession, args: list[str]) -> None:
 
 def cmd_go(session: UciSession, args: list[str]) -> None:
     limits = parse_go(args)
-    if limits.perft is not None:
-        session.engine.stop()
-        session.engine.wait()
-        session.send(*dialect.perft_report(session.engine, limits.perft))
+    if limits.perft is not None:    # counted in the worker thread, like a search
+        session.engine.perft(limits.perft,
+                             on_done=lambda divide, roots: session.send(
+                                 *perft_lines(divide, roots)),
+                             on_error=lambda exc: session.internal_error("go", exc))
         return
     alea = session.engine.alea
     if limits.guide and (alea is None or alea.classic):
@@ -314,17 +299,15 @@ def cmd_ponderhit(session: UciSession, args: list[str]) -> None:
 
 def cmd_bench(session: UciSession, args: list[str]) -> None:
     """Stockfish's `bench [depth]`: fixed positions, fixed depth, a deterministic node
-    count and the nodes/second, ending with Stockfish's three summary lines."""
+    count and the nodes/second, ending with Stockfish's three summary lines. It runs in
+    the worker thread, like a search: `stop` ends it."""
     from engine import bench
 
     depth = parse_int(args[0], "bench depth") if args else bench.DEFAULT_DEPTH
     if not 1 <= depth <= 64:
         raise ValueError(f"bench depth must be 1..64, not {depth}")
-    session.engine.stop()
-    session.engine.wait()
-    lines: list[str] = []
-    bench.run(depth, lines.append)
-    session.send(*lines)
+    session.engine.bench(depth, session.send,
+                         on_error=lambda exc: session.internal_error("bench", exc))
 
 
 def cmd_debug(session: UciSession, args: list[str]) -> None:

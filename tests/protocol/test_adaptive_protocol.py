@@ -6,14 +6,17 @@ Profiles live under the test's tmp_path (XDG_DATA_HOME), never in the real home.
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
 import pytest
 
+import engine.board
 from engine import adaptive
+from engine.board import Board
 from protocol.adaptive import LearnCommand, parse_learn
-from uci_helpers import REPO_ROOT, Driver, is_error
+from uci_helpers import REPO_ROOT, Driver, is_error, snapshot
 
 FOOLS_MATE = "f2f3 e7e5 g2g4 d8h4"
 
@@ -148,18 +151,49 @@ def test_reset_button_restores_defaults(driver, profiles):
         adaptive.defaults("chess")
 
 
-def test_profile_option_and_a_broken_file(driver, tmp_path):
+def test_profile_option_and_a_broken_profile(driver, tmp_path):
     path = tmp_path / "mine.json"
-    path.write_text(json.dumps({"format": "something else"}))
+    path.write_text(json.dumps({"format": adaptive.FORMAT, "version": 1}))
     lines = driver.send(f"setoption name Adaptive Profile value {path}")
-    assert lines == [f"info string error adaptive profile {path}: foreign file: format is not "
-                     f"'quantum-adaptive-profile': replaced by defaults (the old file is "
-                     f"kept as mine.json.bad)"]
+    assert lines == [f"info string error adaptive profile {path}: version 1, not 2: replaced "
+                     f"by defaults (the old file is kept as mine.json.bad)"]
     assert adaptive.read_profile(path) == adaptive.Profile("default")
     driver.send("learn result 1-0 side black moves e2e4 f7f6 d2d4 g7g5 d1h5")
     assert games(path) == 1
     driver.send("setoption name Adaptive Profile value <empty>")     # back to the default
     assert driver.session.engine.adaptive.path.name == "default.json"
+
+
+@pytest.mark.parametrize("level", ["hard", "adaptive"])
+def test_a_file_that_is_no_profile_is_refused_and_left_byte_for_byte(profiles, tmp_path,
+                                                                     level):
+    """Issue 13: `Adaptive Profile` could replace any file the user can write (renamed to
+    .bad, JSON written in its place). A file that is not a Quantum profile is refused with
+    one error line, the option keeps its value, and neither learning nor the reset button
+    touches the file or adds one next to it."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    path = folder / ".bashrc"
+    data = b"export PATH=$HOME/bin:$PATH\n# \xff\x00 not UTF-8 either\n"
+    path.write_bytes(data)
+    d = Driver()
+    d.send(f"setoption name Level value {level}")
+    before = snapshot(d.session)
+    answer = d.send(f"setoption name Adaptive Profile value {path}")
+    assert len(answer) == 1 and answer[0].startswith(
+        f"info string error setoption: adaptive profile {path}: not a Quantum profile")
+    assert answer[0].endswith(": refused, the file is left as it is")
+    assert snapshot(d.session) == before and d.session.engine.adaptive.path != path
+    d.send(f"learn result 0-1 side white moves {FOOLS_MATE}")
+    d.send("setoption name Reset Adaptive Profile")
+    assert path.read_bytes() == data and list(folder.iterdir()) == [path]
+
+
+def test_a_missing_profile_file_is_created(driver, tmp_path):
+    path = tmp_path / "new" / "fish.json"
+    assert driver.send(f"setoption name Adaptive Profile value {path}") == []
+    driver.send(f"learn result 0-1 side white moves {FOOLS_MATE}")
+    assert games(path) == 1
 
 
 def test_opponent_names_the_file(driver, profiles):
@@ -191,3 +225,69 @@ def test_engine_process_learns_and_writes_only_under_xdg(profiles):
     assert any(line.startswith("info string adaptive: ") for line in out), out
     assert out[-1] == "readyok"
     assert games(profiles / "fish.json") == 1
+
+
+# -- long games (issue 13) -------------------------------------------------------------------
+class CountingBoard(Board):
+    """A Board that counts the copies made of it (each a whole position record with its
+    undo history, about 100 KB)."""
+
+    copies = 0
+
+    def copy(self):
+        CountingBoard.copies += 1
+        return super().copy()
+
+
+@pytest.mark.parametrize("level", ["hard", "adaptive"])
+def test_a_long_game_is_learnt_without_a_board_per_move(profiles, monkeypatch, level):
+    """Issue 13: `learn` with 100,000 moves copied the board before every move (52 s,
+    8.7 GB), though learning reads at most MAX_POSITIONS positions. Now the replay keeps no
+    board per move: however long the game, it copies at most that many."""
+    monkeypatch.setattr(engine.board, "Board", CountingBoard)
+    CountingBoard.copies = 0
+    d = Driver()
+    d.send(f"setoption name Level value {level}")
+    moves = " ".join(["g1f3", "g8f6", "f3g1", "f6g8"] * 2500)     # a repetition draw
+    assert not is_error(d.send(f"learn result 1/2-1/2 side white moves {moves}"))
+    assert CountingBoard.copies <= adaptive.MAX_POSITIONS
+    if level == "adaptive":
+        assert games(profiles / "default.json") == 1
+
+
+def every_board_then_spread(variant: str, moves: list[str], side: str) -> list:
+    """The positions learning read before issue 13: a copy before every move, those with
+    ``side`` to move, spread to MAX_POSITIONS (the reference for the replay's)."""
+    board, played = Board(variant), []
+    for move in moves:
+        played.append((board.copy(), move))
+        board.push(move)
+    return adaptive._spread([(b, m) for b, m in played if b.turn == side],
+                            adaptive.MAX_POSITIONS)
+
+
+@pytest.mark.parametrize("variant, plies", [("chess", 300), ("grand", 90), ("hexagonal", 130)])
+def test_the_positions_learnt_from_are_unchanged(variant, plies):
+    """The replay that copies only what it reads gives exactly the positions (board and
+    history) and moves that copying every board did, for long and short games."""
+    rng = random.Random(plies)
+    board, moves = Board(variant), []
+    while len(moves) < plies and board.legal_moves():
+        moves.append(rng.choice(board.legal_moves()))
+        board.push(moves[-1])
+    game = adaptive.game_positions(variant, None, moves)
+    for side in "wb":
+        want = every_board_then_spread(variant, moves, side)
+        got = game.positions(side, adaptive.MAX_POSITIONS)
+        assert [(b.fen(), b.move_stack, m) for b, m in got] == \
+            [(b.fen(), b.move_stack, m) for b, m in want]
+
+
+def test_a_report_naming_a_long_profile_path_stays_short(driver, tmp_path):
+    """Issue 13: reports echo the profile path; a legal path of 2,000 characters is cut
+    like any echoed input, in the info string as in the error line."""
+    path = tmp_path.joinpath(*["d" * 200] * 10, "p.json")
+    assert driver.send(f"setoption name Adaptive Profile value {path}") == []
+    answer = driver.send("setoption name Reset Adaptive Profile")
+    assert len(answer) == 1 and answer[0].startswith(f"info string adaptive: profile {tmp_path}")
+    assert len(answer[0]) < 300 and adaptive.read_profile(path) == adaptive.Profile("default")

@@ -173,6 +173,20 @@ def test_promotion_is_answered_without_its_piece(driver):
     assert best == "b7a8"
 
 
+@pytest.mark.parametrize("fen, alea_fields", [
+    ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "2/2 -/q 4/4 2/2 1/1"),
+    ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 40", "20/20 q/k 0/0 0/0 0/0"),
+    ("k7/8/1Q6/8/8/8/8/7K b - - 0 40", "20/20 q/k 0/0 0/0 0/0"),
+], ids=["fools-mate", "mated", "stalemated"])
+def test_a_finished_game_is_scored_as_in_chess(driver, fen, alea_fields):
+    """Issue 13: a mated side in Alea said `score cp 0` (a draw); the depth-0 report of a
+    finished game must be chess's (`score mate 0` when mated, `cp 0` when stalemated)."""
+    driver.send(f"position alea fen {fen} {alea_fields} -/- - alea")
+    chess = Driver()
+    chess.send(f"position fen {fen}")
+    assert driver.go("go depth 3") == chess.go("go depth 3")
+
+
 def test_classic_mode_plays_chess(driver):
     """A19: classic mode is chess (the chess search), promotion to a queen, answered
     without a piece."""

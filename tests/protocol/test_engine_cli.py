@@ -43,3 +43,16 @@ def test_usage_errors_exit_with_two(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["perft", "chess", "three"])
     assert exc.value.code == 2
+
+
+def test_profile_commands_leave_a_file_that_is_no_profile_alone(tmp_path, capsys):
+    """Issue 13: `quantum profile reset --file F` wrote a profile over any file. A file
+    that is not a Quantum profile is refused by `reset` (status 2) and `show` (status 1)
+    and keeps every byte."""
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"my notes\n")
+    for action, status in (("reset", 2), ("show", 1)):
+        assert main(["profile", action, "--file", str(path)]) == status
+        err = capsys.readouterr().err
+        assert "not a Quantum profile" in err and "refused, the file is left as it is" in err
+    assert path.read_bytes() == b"my notes\n" and list(tmp_path.iterdir()) == [path]

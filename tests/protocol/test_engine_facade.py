@@ -93,6 +93,55 @@ def test_perft_divide_depth_bounds(depth):
         Engine().perft_divide(depth)
 
 
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def test_a_stopped_perft_lists_only_exact_counts():
+    """Issue 13: perft counts in the worker thread and ``stop`` ends it. Whatever it has
+    counted by then (kiwipete depth 5: 48 root moves of about 4 million leaves each), every
+    root move it lists carries its true count, and the moves come in the divide's order."""
+    engine = Engine()
+    engine.set_position(KIWIPETE)
+    done = []
+    engine.perft(5, lambda divide, roots: done.append((divide, roots)))
+    engine.wait(0.3)                    # let it count a few root moves (any number will do)
+    engine.stop()
+    engine.wait(GUARD_S)
+    assert not engine.searching
+    (divide, roots), = done
+    order = [move for move, _ in engine.perft_divide(1)]
+    assert roots == len(order) == 48 and [m for m, _ in divide] == order[:len(divide)]
+    for move, count in divide:
+        child = engine.board.copy()
+        child.push(move)
+        assert count == child.perft(4), move
+
+
+def test_a_stopped_bench_reports_the_positions_done_and_no_total():
+    """Issue 13: ``stop`` during ``bench`` (here right after its second position) drops the
+    position under search and reports the ones done, with their true node counts and no
+    signature."""
+    full = []
+    engine_module.bench.run(2, full.append)
+    engine = Engine()
+    lines = []
+
+    def report(line):
+        lines.append(line)
+        if sum(x.startswith("bestmove ") for x in lines) == 2:
+            engine.stop()
+
+    engine.bench(2, report)
+    engine.wait(GUARD_S)
+    assert not engine.searching
+    assert lines[:4] == full[:4]                    # Position 1, its result, Position 2, ...
+    nodes = sum(int(x.split()[-1]) for x in full[:4] if x.startswith("bestmove "))
+    assert len(lines) == 5 and lines[4].startswith(
+        f"info string bench stopped after 2 of {len(engine_module.bench.POSITIONS)} "
+        f"positions ({nodes} nodes in ")
+    assert lines[4].endswith(" ms): no total")
+
+
 # -- the search worker ---------------------------------------------------------------------
 def test_search_sync_returns_a_legal_move_and_its_reports():
     engine = Engine("grand")

@@ -94,12 +94,12 @@ def test_true_position_after_fog(driver):
     assert fog_state(driver) is None
     lines = driver.go("go depth 2")
     assert not any("fog" in line for line in lines)
-    assert driver.send("go perft 1")[-2] == "Nodes searched: 20"
+    assert driver.go("go perft 1")[-2] == "Nodes searched: 20"
 
 
 def test_perft_refused_on_views(driver):
     assert driver.send(GOOD) == []
-    lines = driver.send("go perft 1")
+    lines = driver.go("go perft 1")
     assert len(lines) == 1 and "perft needs a true position" in lines[0]
 
 

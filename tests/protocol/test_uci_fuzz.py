@@ -13,11 +13,15 @@ exactly one bestmove, legal in the searched position) is checked.
 
 Perft depths are only drawn from 0..2 and from invalid spellings, and inserted characters
 are never digits, so no drawn line can start a deep perft.
+
+Last, huge words (a 1 MB move, thousands of digits, control characters) in every place of
+every command: every answer stays short and the engine keeps answering.
 """
 import io
 import random
 import threading
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -203,6 +207,13 @@ def starts_search(line: str, answer: list[str]) -> bool:
     return bool(words) and words[0] == "go" and "perft" not in words and not is_error(answer)
 
 
+def starts_perft(line: str, answer: list[str]) -> bool:
+    """Whether ``line``, answered with ``answer``, started a perft (counted in the worker
+    thread, like a search)."""
+    words = line.split()
+    return bool(words) and words[0] == "go" and "perft" in words and not is_error(answer)
+
+
 def searchmoves_of(line: str) -> list[str]:
     return [move.lower() for move in parse_go(line.split()[1:]).searchmoves]
 
@@ -216,6 +227,8 @@ def play(driver: Driver, line: str) -> list[str]:
     if starts_search(line, answer):
         answer += driver.settle()
         check_search_output(answer, legal, searchmoves_of(line))
+    elif starts_perft(line, answer):                # depth 2 at most: let it finish
+        answer += driver.settle(stop=False)
     check_answer(line, answer)
     assert not driver.session.engine.searching, line
     return answer
@@ -225,7 +238,7 @@ def check_recovery(driver: Driver) -> None:
     driver.settle()
     assert driver.send("position startpos") == []
     variant = driver.session.engine.variant
-    assert check_perft_report(driver.send("go perft 1")) == start_perft(variant, 1)
+    assert check_perft_report(driver.go("go perft 1")) == start_perft(variant, 1)
     answer = driver.go("go depth 3")
     best, _ = check_search_output(answer, driver.session.engine.board.legal_moves())
     assert best is not None and len([x for x in answer if x.startswith("bestmove")]) == 1
@@ -279,8 +292,10 @@ def test_lines_while_a_search_runs(start, lines):
         legal = engine.board.legal_moves()
         before = snapshot(driver.session)
         answer = send_guarded(driver, line)
+        if starts_perft(line, answer):             # depth 2 at most: let it finish
+            answer += driver.settle(stop=False)
         own = [x for x in answer if not is_search_line(x)]
-        check_answer(line if not line.startswith("go") or "perft" in line.split() else "",
+        check_answer(line if not line.startswith("go") or starts_perft(line, answer) else "",
                      own)
         if is_error(own):
             assert snapshot(driver.session) == before, line
@@ -331,3 +346,67 @@ def test_whole_stream_through_main(lines, newline):
     assert status == [0], "main did not return (hang)"
     assert "Traceback" not in out.getvalue()
     assert "info string error internal" not in out.getvalue()
+
+
+# -- huge input ----------------------------------------------------------------------------
+HUGE = {
+    "move": "e2e4" * 250_000,                       # a 1 MB move gave a 1 MB error line
+    "digits": "9" * 5000,                           # beyond int()'s 4300-digit limit
+    "number": "1" + "0" * 309,                      # a 310-digit wtime: OverflowError
+    "negative": "-" + "9" * 400,
+    "controls": "\x1b[2J\x07\t" * 20_000,
+    "unicode": "\u0662" * 10_000 + "\u00e9" * 10_000,
+}
+FOG_VIEW = "rnbqkbnr/pppppppp/8/8/********/********/********/******** b KQkq - 0 1"
+SETUPS = {
+    "chess": ["position startpos"],
+    "alea": ["setoption name UCI_Variant value alea", "position alea startpos"],
+    "fog": ["setoption name UCI_Variant value fogofwar", f"position fog view {FOG_VIEW}"],
+}
+# Every command, with the huge token ({}) in each place a word can go.
+TEMPLATES = [
+    "{}", "uci {}", "isready {}", "ucinewgame {}", "stop {}", "ponderhit {}", "d {}",
+    "debug {}", "register {}", "bench {}", "draw {}", "draw offer {}", "guide {}",
+    "guide review {}",
+    "setoption {}", "setoption name {}", "setoption name {} value 1",
+    "setoption name Hash value {}", "setoption name MultiPV value {}",
+    "setoption name UCI_Variant value {}", "setoption name Level value {}",
+    "setoption name Ponder value {}", "setoption name Clear Hash value {}",
+    "setoption name UCI_Elo value {}", "setoption name UCI_Opponent value {}",
+    "setoption name Adaptive Profile value {}",
+    "position {}", "position startpos {}", "position startpos moves {}",
+    "position startpos moves e2e4 {}", "position fen {}", "position fen {} w - - 0 1",
+    "position fen 7k/8/8/8/8/8/8/K7 w - - {} 1", "position fen 7k/8/8/8/8/8/8/K7 w {} - 0 1",
+    "position fog {}", "position fog view {}", f"position fog view {FOG_VIEW} lost {{}}",
+    f"position fog view {FOG_VIEW} move {{}}", f"position fog view {FOG_VIEW} {{}}",
+    "position alea {}", "position alea fen {}", "position alea startpos moves {}",
+    "position alea startpos dice {}", "position alea startpos {}",
+    "go {}", "go searchmoves {}", "go perft {}", "go depth {}", "go nodes {}", "go mate {}",
+    "go movetime {}", "go movestogo {}", "go wtime {}", "go btime {}", "go winc {}",
+    "go binc {}", "go wtime {} btime 1000", "go depth 1 guide {}",
+    "learn {}", "learn result {} moves", "learn result 1-0 side {} moves",
+    "learn result 1-0 variant {} moves", "learn result 1-0 fen {} moves",
+    "learn result 1-0 moves {}", "learn result 1-0 moves e2e4 {}",
+]
+MAX_REPLY = 300
+
+
+@pytest.mark.parametrize("kind", HUGE)
+@pytest.mark.parametrize("setup", SETUPS)
+def test_huge_words_get_short_answers(setup, kind):
+    """Issue 13: error lines echoed the whole input (a 1 MB move gave a 1 MB line, and
+    int()'s 4300-digit message leaked out), and a 310-digit wtime was an internal error.
+    A huge word in every place of every command gets a well-formed answer of short lines
+    (at most one error, the state kept), and the engine goes on answering."""
+    driver = Driver()
+    for line in SETUPS[setup]:
+        assert driver.send(line) == []
+    for template in TEMPLATES:
+        line = template.format(HUGE[kind])
+        before = snapshot(driver.session)
+        answer = play(driver, line)
+        assert all(len(x) < MAX_REPLY for x in answer), (template, [x[:80] for x in answer])
+        assert not any("internal" in x for x in answer), (template, answer)
+        if is_error(answer):
+            assert snapshot(driver.session) == before, template
+        assert driver.send("isready") == ["readyok"], template

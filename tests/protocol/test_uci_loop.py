@@ -4,17 +4,21 @@ Searches run in the engine's worker thread; ``Driver.go`` waits for their bestmo
 sends ``stop`` first). Every wait has a hang guard, and nothing here measures speed.
 """
 import io
+import re
 import threading
 
 import pytest
 
 from engine.board import Board
+from engine.eval_tables import stalemate_cp
 from engine.variant import variant_names
 from protocol import uci
 from protocol.uci import UciSession, main
-from uci_helpers import (BESTMOVE_RE, CHECKMATED, HANDSHAKE_OPTIONS, INFO_RE, SEARCH_GUARD_S,
-                         STALEMATE, Driver, check_answer, check_perft_report,
-                         check_search_output, is_error, is_search_line, snapshot, start_perft)
+from uci_helpers import (BENCH_STOPPED_RE, BESTMOVE_RE, CHECKMATED, HANDSHAKE_OPTIONS, INFO_RE,
+                         PERFT_STOPPED_RE, REPO_ROOT, SEARCH_GUARD_S, STALEMATE, Driver,
+                         check_answer, check_perft_report, check_search_output,
+                         check_stopped_perft_report, is_error, is_worker_line, snapshot,
+                         start_perft)
 
 MATE_IN_ONE = "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1"      # b1b8 mates, nothing else does
 
@@ -93,14 +97,14 @@ def test_extra_tokens_after_argumentless_commands_are_ignored(driver):
 def test_go_perft_from_the_start(driver, variant, depth):
     assert driver.send(f"setoption name UCI_Variant value {variant}") == []
     assert driver.send("position startpos") == []
-    lines = driver.send(f"go perft {depth}")
+    lines = driver.go(f"go perft {depth}")
     assert check_perft_report(lines) == start_perft(variant, depth)
     assert lines[-2:] == [f"Nodes searched: {start_perft(variant, depth)}", ""]
 
 
 def test_position_with_moves_then_perft(driver):
     driver.send("position startpos moves e2e4 e7e5")
-    lines = driver.send("go perft 1")
+    lines = driver.go("go perft 1")
     assert check_perft_report(lines) == 29
     assert "e1e2: 1" in lines
 
@@ -141,7 +145,7 @@ def test_ucinewgame_resets_the_position_but_not_the_variant(driver):
     ("setoption name Hashes value 16", "setoption: unknown option 'Hashes'"),
     ("setoption name Hash value 0", "setoption: option 'Hash' must be 1..4096, not 0"),
     ("setoption name Hash value 4097", "setoption: option 'Hash' must be 1..4096, not 4097"),
-    ("setoption name Hash value big", "setoption: option 'Hash' takes an integer, not 'big'"),
+    ("setoption name Hash value big", "setoption: option 'Hash' needs an integer, not 'big'"),
     ("setoption name Hash", "setoption: option 'Hash' needs a value"),
     ("setoption name Clear Hash value now", "setoption: option 'Clear Hash' is a button"),
     ("setoption name Threads value 2", "setoption: option 'Threads' must be 1..1, not 2"),
@@ -192,10 +196,10 @@ def test_errors_are_one_line_and_keep_state(driver, line, reason):
 def test_illegal_move_keeps_previous_position_for_perft(driver):
     driver.send("setoption name UCI_Variant value grand")
     driver.send("position startpos moves e3e4")
-    before = driver.send("go perft 2")
+    before = driver.go("go perft 2")
     assert driver.send("position startpos moves e3e4 e8e7 e4e7")[0].startswith(
         "info string error position: illegal move 'e4e7' (move 3")
-    assert driver.send("go perft 2") == before
+    assert driver.go("go perft 2") == before
 
 
 def test_unexpected_exception_becomes_internal_error(driver, monkeypatch, capsys):
@@ -392,6 +396,36 @@ def test_game_over_answers_depth_0_and_bestmove_none(driver, fen, score, go):
     assert driver.go(go) == [f"info depth 0 score {score}", "bestmove (none)"]
 
 
+# Hexagonal: Black (king f11, blocked pawn stacks) has no move and is not in check; one
+# step earlier, with the white king on f8, Kf8-f9 stalemates it (tests/search/test_hex_stalemate.py).
+HEX_STALEMATED = "k/3/2K2/7/9/11/11/11/1p7p1/1p7p1/1P7P1 b - 0 1"
+HEX_STALEMATING = "k/3/5/3K3/9/11/11/11/1p7p1/1p7p1/1P7P1 w - 0 1"
+
+
+def documented_hex_stalemate_cp() -> int:
+    """The score docs/protocol.md (*Finished games*) says a stalemated hexagonal side
+    reports."""
+    text = " ".join((REPO_ROOT / "docs" / "protocol.md").read_text().split())
+    match = re.search(r"the stalemated side reports `score cp (-?[0-9]+)`", text)
+    assert match, "docs/protocol.md does not state the hexagonal stalemate score"
+    return int(match.group(1))
+
+
+def test_hex_stalemate_is_reported_as_documented(driver):
+    """Issue 13: the docs said cp +-100, the engine -191. The documented value is the one
+    the search means (stalemate_cp(3/4): 1/4 as a logistic score), and both the stalemated
+    root and the stalemating move are reported with it."""
+    cp = documented_hex_stalemate_cp()
+    assert cp == stalemate_cp(0.75)
+    driver.send("setoption name UCI_Variant value hexagonal")
+    driver.send(f"position fen {HEX_STALEMATED}")
+    assert driver.go("go depth 3") == [f"info depth 0 score cp {cp}", "bestmove (none)"]
+    driver.send(f"position fen {HEX_STALEMATING}")
+    lines = driver.go("go depth 3 searchmoves f8f9")
+    assert lines[-1] == "bestmove f8f9"
+    assert f" score cp {-cp} " in lines[-2] and lines[-2].startswith("info depth 3 ")
+
+
 @pytest.mark.parametrize("fen, score", [(CHECKMATED, "mate 0"), (STALEMATE, "cp 0")])
 @pytest.mark.parametrize("go, release", [("go infinite", "stop"), ("go ponder", "ponderhit"),
                                          ("go ponder wtime 100 btime 100", "stop")])
@@ -461,21 +495,63 @@ def test_a_new_go_ends_the_running_search_first(driver):
     assert infos(lines[first:])[-1][0] == 2
 
 
+# What the worker thread runs, started from the start position so that none ends by
+# itself within any test (perft 7 of chess is 3.2 billion leaves, bench 64 never ends).
+JOBS = ["go infinite", "go perft 7", "bench 64"]
+
+
+def job_report_end(job: str, lines: list[str], legal_moves: list[str]) -> int:
+    """Check the report a stopped ``job`` printed at the start of ``lines`` (a search's
+    output up to its bestmove, a perft's or bench's stopped report); its length."""
+    if job.startswith("go infinite"):
+        end = lines.index(bestmoves(lines)[0]) + 1
+        check_search_output(lines[:end], legal_moves)
+    elif job.startswith("go perft"):
+        end = next(i for i, x in enumerate(lines) if PERFT_STOPPED_RE.fullmatch(x)) + 1
+        check_stopped_perft_report(lines[:end])
+    else:
+        end = next(i for i, x in enumerate(lines) if BENCH_STOPPED_RE.fullmatch(x)) + 1
+        assert all(is_worker_line(x) for x in lines[:end]), lines
+    return end
+
+
+@pytest.mark.parametrize("job", JOBS[1:])
+def test_perft_and_bench_answer_isready_and_stop_at_once(driver, job):
+    """Issue 13: `go perft 7` and `bench` ran on the protocol thread, so `isready` and
+    `stop` waited for them. They run in the worker thread like a search: `isready` is
+    answered while they run, and `stop` ends them with a report that says so."""
+    driver.send("position startpos")
+    lines = send_guarded(driver, job)
+    answer = send_guarded(driver, "isready")
+    assert [x for x in answer if not is_worker_line(x)] == ["readyok"]
+    assert driver.session.engine.searching
+    lines += [x for x in answer if x != "readyok"] + driver.settle()        # stop
+    assert job_report_end(job, lines, legal(driver)) == len(lines)
+    assert driver.send("stop") == []                    # nothing left to end
+
+
+@pytest.mark.parametrize("job", JOBS)
 @pytest.mark.parametrize("line", [
     "setoption name Hash value 8", "setoption name Clear Hash",
     "setoption name UCI_Variant value hexagonal", "ucinewgame", "position startpos moves e2e4",
-    "go perft 2"])
-def test_state_changes_during_a_search_stop_it_first(driver, line):
-    """The search reads the table and the position: these commands end it (with its
-    bestmove) and then act; none of them may wait for an infinite search (deadlock)."""
+    "go perft 2", "go depth 1", "bench 1"])
+def test_state_changes_during_a_job_stop_it_first(driver, job, line):
+    """A search reads the table and the position: these commands end it (with its
+    bestmove) and then act; none of them may wait for an infinite search (deadlock). A
+    perft or bench is ended the same way (its stopped report first)."""
     driver.send("position startpos")
     legal_before = legal(driver)
-    lines = driver.send("go infinite")
+    lines = driver.send(job)
     lines += send_guarded(driver, line)
-    assert not driver.session.engine.searching
-    end = lines.index(bestmoves(lines)[0]) + 1
-    check_search_output(lines[:end], legal_before)
-    check_answer(line, lines[end:])
+    lines += driver.settle(stop=False)              # what `line` started, to its end
+    end = job_report_end(job, lines, legal_before)
+    if line.startswith("go depth"):
+        check_search_output(lines[end:], legal(driver))
+    elif line.startswith("bench"):
+        assert lines[-3].startswith("Total time")
+        assert all(is_worker_line(x) or x == "" for x in lines[end:])
+    else:
+        check_answer(line, lines[end:])
     assert check_search_output(driver.go("go depth 2"), legal(driver))[0] is not None
 
 
@@ -487,26 +563,61 @@ def test_state_changes_during_a_search_stop_it_first(driver, line):
     # refused lines change nothing, the search included
     ("bogus", True), ("go perft 0", True), ("go depth 2 searchmoves zz", True),
     ("position startpos moves e2e5", True), ("setoption name UCI_Variant value shogi", True),
-    ("setoption name Hash value 0", True), ("setoption name Clear Hash value 1", True)])
-def test_other_commands_during_a_search_leave_it_running(driver, line, refused):
+    ("setoption name Hash value 0", True), ("setoption name Clear Hash value 1", True),
+    ("bench x", True)])
+@pytest.mark.parametrize("job", JOBS)
+def test_other_commands_during_a_job_leave_it_running(driver, job, line, refused):
     driver.send("position startpos")
-    lines = driver.send("go infinite")
+    lines = driver.send(job)
     answer = send_guarded(driver, line)
-    own = [x for x in answer if not is_search_line(x)]
+    own = [x for x in answer if not is_worker_line(x)]
     assert is_error(own) == refused, own
     check_answer(line, own)
     assert driver.session.engine.searching
+    lines += [x for x in answer if is_worker_line(x)] + driver.settle()
+    assert job_report_end(job, lines, legal(driver)) == len(lines)
+
+
+FOG_VIEW = "rnbqkbnr/pppppppp/8/8/********/********/********/******** b KQkq - 0 1"
+IN_CHESS = ["position startpos"]
+IN_ALEA = ["setoption name UCI_Variant value alea", "position alea startpos"]
+IN_FOG = ["setoption name UCI_Variant value fogofwar", f"position fog view {FOG_VIEW}"]
+
+
+@pytest.mark.parametrize("setup, line", [
+    (IN_ALEA, "go perft 1"), (IN_FOG, "go perft 1"),
+    (IN_ALEA, "position startpos"), (IN_ALEA, "position alea startpos moves e2e5"),
+    (IN_ALEA, "position fog view x"), (IN_ALEA, "guide review e2e5"),
+    (IN_ALEA, "draw accept"), (IN_ALEA, "go depth 2 searchmoves e2e5"),
+    (IN_FOG, "position fog view x"), (IN_FOG, "position alea startpos"),
+    (IN_FOG, "draw offer"), (IN_FOG, "go depth 1 guide"),
+    (IN_CHESS, "go perft 21"), (IN_CHESS, "go depth 1 guide"), (IN_CHESS, "draw offer"),
+    (IN_CHESS, "guide review e2e4"), (IN_CHESS, "position fog view x"),
+    (IN_CHESS, "position alea startpos"), (IN_CHESS, "learn result 1-0 moves e2e5"),
+    (IN_CHESS, "bench 0"), (IN_CHESS, "setoption name Level value expert")])
+def test_a_refused_line_leaves_the_running_search_alone(driver, setup, line):
+    """Issue 13: a refused `go perft` (in Alea, after `position fog`) stopped the running
+    search. Every handler validates before it stops anything: one error line, no
+    bestmove, and the search runs on until `stop`."""
+    for command in setup:
+        assert driver.send(command) == []
+    lines = driver.send("go infinite")
+    answer = send_guarded(driver, line)
+    own = [x for x in answer if not is_worker_line(x)]
+    assert len(own) == 1 and is_error(own), own
+    assert not bestmoves(answer) and driver.session.engine.searching
     lines += answer + driver.settle()
     assert len(bestmoves(lines)) == 1
 
 
-def test_quit_during_a_search_ends_it(driver):
+@pytest.mark.parametrize("job", JOBS)
+def test_quit_during_a_job_ends_it(driver, job):
     driver.send("position startpos")
-    lines = driver.send("go infinite")
+    lines = driver.send(job)
     lines += send_guarded(driver, "quit")
     assert not driver.running
     lines += driver.settle(stop=False)
-    assert len(bestmoves(lines)) == 1
+    assert job_report_end(job, lines, legal(driver)) == len(lines)
 
 
 # -- strength ------------------------------------------------------------------------------
@@ -548,11 +659,14 @@ def test_limit_strength_and_elo_override_level(driver):
 def test_bench_prints_stockfish_summary_and_a_stable_signature():
     """`bench N` ends with Stockfish's three lines; the node count is deterministic, so it
     is the same on a second run (and the same as `quantum bench N` prints)."""
-    code, lines = run_main("bench 3\nbench 3\nquit\n")
-    assert code == 0
-    counts = [int(line.split(":")[1]) for line in lines if line.startswith("Nodes searched")]
+    counts = []
+    for _ in range(2):                  # each to the end of input, which lets it finish
+        code, lines = run_main("bench 3\n")
+        assert code == 0
+        counts += [int(line.split(":")[1]) for line in lines
+                   if line.startswith("Nodes searched")]
+        assert sum(line.startswith("Total time (ms) : ") for line in lines) == 1
+        assert sum(line.startswith("Nodes/second    : ") for line in lines) == 1
     assert len(counts) == 2 and counts[0] == counts[1] > 0
-    assert sum(line.startswith("Total time (ms) : ") for line in lines) == 2
-    assert sum(line.startswith("Nodes/second    : ") for line in lines) == 2
     code, lines = run_main("bench 0\nquit\n")
     assert lines == ["info string error bench: bench depth must be 1..64, not 0"]

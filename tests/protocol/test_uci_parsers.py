@@ -43,6 +43,23 @@ def test_parse_int_rejects_everything_else(token):
         parse_int(token, "depth")
 
 
+@pytest.mark.parametrize("token, value", [
+    ("1" + "0" * 18, 10 ** 18), ("-" + "1" + "0" * 18, -10 ** 18), ("0" * 5000 + "7", 7)])
+def test_parse_int_takes_up_to_the_bound(token, value):
+    assert parse_int(token, "wtime") == value
+
+
+@pytest.mark.parametrize("token", ["1" + "0" * 309, "9" * 5000, "-" + "9" * 19,
+                                   "1000000000000000001"])
+def test_parse_int_refuses_beyond_the_bound_with_a_short_message(token):
+    """Issue 13: a 310-digit wtime was an internal OverflowError, 5000 digits leaked
+    int()'s own message: beyond +-10^18 is one clear error, the number cut short."""
+    with pytest.raises(ValueError) as err:
+        parse_int(token, "wtime")
+    assert str(err.value).startswith("wtime must be -1000000000000000000..1000000000000000000")
+    assert len(str(err.value)) < 150
+
+
 # -- position ------------------------------------------------------------------------------
 @pytest.mark.parametrize("args, expected", [
     (["startpos"], PositionCommand(None, ())),
@@ -117,7 +134,8 @@ def test_parse_go_perft(depth):
     (["perft", "0"], "perft depth must be 1..20, not 0"),
     (["perft", "-1"], "perft depth must be 1..20"),
     (["perft", str(MAX_PERFT_DEPTH + 1)], "perft depth must be 1..20"),
-    (["perft", "99999999999999999999999"], "perft depth must be 1..20"),
+    (["perft", "99999999999999999999999"],
+     "perft must be -1000000000000000000..1000000000000000000, not '99999999999999999999999'"),
     (["depth", "three"], "depth needs an integer"),
     (["wtime"], "wtime needs a number"),
     (["perft", "2", "fast"], "unknown token 'fast'"),

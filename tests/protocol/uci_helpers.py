@@ -49,6 +49,16 @@ _SIMPLE_LINES = [re.compile(p) for p in (
 )]
 _PERFT_MOVE = re.compile(r"[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?: [0-9]+")
 _NODES = re.compile(r"Nodes searched: ([0-9]+)")
+# The end of a perft report that `stop` cut short: no total.
+PERFT_STOPPED_RE = re.compile(
+    r"info string perft stopped after ([0-9]+) of ([0-9]+) root moves: no total")
+# The lines of a bench report (engine/bench.py), and the end of one that `stop` cut short.
+BENCH_STOPPED_RE = re.compile(r"info string bench stopped after ([0-9]+) of ([0-9]+) "
+                              r"positions \(([0-9]+) nodes in [0-9]+ ms\): no total")
+_BENCH_LINES = [re.compile(p) for p in (
+    r"Position: [0-9]+/[0-9]+ \([a-z]+\) \S.*", r"bestmove \S+ nodes [0-9]+", r"=+",
+    r"Total time \(ms\) : [0-9]+", r"Nodes searched  : [0-9]+", r"Nodes/second    : [0-9]+",
+    BENCH_STOPPED_RE.pattern)]
 
 # Hang guard for waiting on a search in-process: a search that was told to stop and has
 # not reported after this long is a hang, not slowness.
@@ -143,10 +153,30 @@ def check_perft_report(lines: list[str]) -> int:
     return total
 
 
+def check_stopped_perft_report(lines: list[str]) -> tuple[int, int]:
+    """Assert the shape of a perft report cut short by ``stop``: the lines of the root
+    moves counted in full, then the ``info string``, no total. Returns (counted, roots)."""
+    *moves, last = lines
+    match = PERFT_STOPPED_RE.fullmatch(last)
+    assert match, lines
+    assert all(_PERFT_MOVE.fullmatch(m) for m in moves), moves
+    counted, roots = int(match.group(1)), int(match.group(2))
+    assert counted == len(moves) < roots, lines
+    return counted, roots
+
+
 def is_search_line(line: str) -> bool:
     """An ``info`` line of a search report or a ``bestmove`` line."""
     return bool(INFO_RE.fullmatch(line) or GAME_OVER_RE.fullmatch(line)
                 or BESTMOVE_RE.fullmatch(line))
+
+
+def is_worker_line(line: str) -> bool:
+    """A line the engine's worker thread prints whenever it is ready: a search line, or a
+    non-blank line of a perft or bench report."""
+    return bool(is_search_line(line) or _PERFT_MOVE.fullmatch(line) or _NODES.fullmatch(line)
+                or PERFT_STOPPED_RE.fullmatch(line)
+                or any(p.fullmatch(line) for p in _BENCH_LINES))
 
 
 def check_search_output(lines: list[str], legal: list[str] | None = None,
@@ -200,7 +230,8 @@ def check_answer(command: str, lines: list[str]) -> None:
     elif word == "go":
         check_search_output(lines)
     elif word == "d":
-        assert any(line.startswith("Fen: ") for line in lines), lines
+        assert any(line.startswith(("Fen: ", "Alea FEN: ", "Fog view: ")) for line in lines), \
+            lines
     elif word == "uci":
         assert lines[0].startswith("id name ") and lines[-1] == "uciok", lines
         assert all(is_uci_line(line) for line in lines), lines

@@ -127,23 +127,23 @@ QUEEN_FOR_ROOK = ("q3k3/8/8/8/8/R7/1P6/4K3 b - - 0 1", ["a8a3", "b2a3"])
 
 def test_a_queen_given_for_a_rook_lowers_the_opponents_queen_value():
     fen, moves = QUEEN_FOR_ROOK
-    played, _ = adaptive.game_positions("chess", fen, moves)
+    game = adaptive.game_positions("chess", fen, moves)
     m = adaptive.defaults("chess")
-    grad = adaptive.choice_gradient("chess", played, "b", m)
+    grad = adaptive.choice_gradient("chess", game, "b", m)
     assert grad["opponent's queen value"] < 0 < grad["opponent's rook value"]
     assert grad["opponent's knight value"] == grad["opponent's bishop value"] == 0.0
-    won = adaptive.step("chess", played, "w", 1.0, m)
+    won = adaptive.step("chess", game, "w", 1.0, m)
     assert won["opponent's queen value"] < 1.0 < won["opponent's rook value"]
     # the same moves seen from Black's side: White's recapture is what Quantum plays
-    assert adaptive.step("chess", played, "b", 1.0, m) == m
+    assert adaptive.step("chess", game, "b", 1.0, m) == m
 
 
 def test_lost_games_teach_nothing_and_every_game_forgets():
     fen, moves = QUEEN_FOR_ROOK
-    played, _ = adaptive.game_positions("chess", fen, moves)
+    game = adaptive.game_positions("chess", fen, moves)
     m = dict(adaptive.defaults("chess"), **{"opponent's queen value": 0.8,
                                             "opponent's rook value": 1.2})
-    after = adaptive.step("chess", played, "w", 0.0, m)
+    after = adaptive.step("chess", game, "w", 0.0, m)
     assert after["opponent's queen value"] == pytest.approx(1 - 0.2 * (1 - adaptive.FORGET))
     assert after["opponent's rook value"] == pytest.approx(1 + 0.2 * (1 - adaptive.FORGET))
     assert after["opponent's knight value"] == 1.0
@@ -161,10 +161,10 @@ def test_an_unknown_side_teaches_nothing(data_home):
 
 
 def test_game_positions_keep_every_move_and_reject_illegal_ones():
-    played, final = adaptive.game_positions("chess", None, ["f2f3", "e7e5", "g2g4", "d8h4"])
-    assert [m for _, m in played] == ["f2f3", "e7e5", "g2g4", "d8h4"]
-    assert [b.turn for b, _ in played] == ["w", "b", "w", "b"]
-    assert final.outcome().result == "0-1"
+    game = adaptive.game_positions("chess", None, ["f2f3", "e7e5", "g2g4", "d8h4"])
+    assert game.moves == ("f2f3", "e7e5", "g2g4", "d8h4") and game.turns == "wbwb"
+    assert [(b.turn, m) for b, m in game.positions("w", 60)] == [("w", "f2f3"), ("w", "g2g4")]
+    assert game.final.outcome().result == "0-1"
     with pytest.raises(ValueError, match="illegal move 'e2e5'"):
         adaptive.game_positions("chess", None, ["e2e5"])
 
@@ -365,12 +365,17 @@ def _drop(doc, path):
     return doc
 
 
-BAD_FILES = {
+# Files that are not Quantum profiles at all: never renamed, replaced nor written (issue 13).
+FOREIGN_FILES = {
     "not json": lambda: "{ this is not json",
-    "empty": lambda: "",
+    "a text file": lambda: "export PATH=$HOME/bin:$PATH\n",
     "binary": lambda: b"\xff\xfe\x00garbage",
     "a list": lambda: "[1, 2, 3]",
     "another format": lambda: json.dumps(_set(valid_doc(), ["format"], "lc0-config")),
+    "huge": lambda: " " * (adaptive.MAX_FILE_BYTES + 10) + json.dumps(valid_doc()),
+}
+# Quantum profiles that must not be trusted: kept as .bad and replaced by defaults.
+BAD_FILES = {
     "another version": lambda: json.dumps(_set(valid_doc(), ["version"], 3)),
     "version 1 (other weights)": lambda: json.dumps(_set(valid_doc(), ["version"], 1)),
     "version true": lambda: json.dumps(_set(valid_doc(), ["version"], True)),
@@ -390,19 +395,21 @@ BAD_FILES = {
     "string weight": lambda: json.dumps(_set(valid_doc(), ["variants", "chess", "weights",
                                                            "opponent's rook value"], "1.0")),
     "negative games": lambda: json.dumps(_set(valid_doc(), ["variants", "chess", "games"], -1)),
-    "huge": lambda: " " * (adaptive.MAX_FILE_BYTES + 10) + json.dumps(valid_doc()),
 }
 
 
+def write_file(path, content) -> bytes:
+    """Write ``content`` (text or bytes) to ``path``; the bytes written."""
+    data = content if isinstance(content, bytes) else content.encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return data
+
+
 @pytest.mark.parametrize("kind", BAD_FILES)
-def test_a_bad_file_is_reported_and_replaced_by_defaults(kind, data_home):
-    content = BAD_FILES[kind]()
-    data_home.mkdir(parents=True)
+def test_a_bad_profile_is_reported_and_replaced_by_defaults(kind, data_home):
     path = data_home / "default.json"
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content)
+    write_file(path, BAD_FILES[kind]())
     notes = Notes()
     state = adaptive.Adaptive(notes)
     profile = state.profile()
@@ -413,6 +420,50 @@ def test_a_bad_file_is_reported_and_replaced_by_defaults(kind, data_home):
                                     "default.json.bad)")
     assert adaptive.read_profile(path) == adaptive.Profile("default")      # replaced
     assert (data_home / "default.json.bad").exists()
+
+
+def test_a_bad_profile_kept_as_bad_never_replaces_a_file(data_home):
+    """The copy of a broken profile goes to the first free ``.bad`` name."""
+    path = data_home / "default.json"
+    write_file(path, BAD_FILES["another version"]())
+    other = write_file(data_home / "default.json.bad", "someone's notes\n")
+    notes = Notes()
+    adaptive.Adaptive(notes).profile()
+    assert notes.errors[0].endswith("(the old file is kept as default.json.bad.2)")
+    assert (data_home / "default.json.bad").read_bytes() == other
+    assert json.loads((data_home / "default.json.bad.2").read_text())["version"] == 3
+
+
+@pytest.mark.parametrize("kind", FOREIGN_FILES)
+def test_a_foreign_file_is_reported_and_never_touched(kind, data_home):
+    """Issue 13: a file that is not a Quantum profile was renamed to .bad and replaced.
+    Now it is reported, the level plays with the defaults, and neither reading, learning
+    nor the reset changes a byte of it or adds a file next to it."""
+    path = data_home / "default.json"
+    data = write_file(path, FOREIGN_FILES[kind]())
+    notes = Notes()
+    state = adaptive.Adaptive(notes)
+    assert state.profile().multipliers("chess") == adaptive.defaults("chess")
+    assert notes.errors[0].startswith(f"adaptive profile {path}: ")
+    assert notes.errors[0].endswith("left untouched; the adaptive level plays with the "
+                                    "defaults and saves nothing there")
+    state.learn("chess", None, random_game("chess", 40, 1), 1.0, "w")
+    state.reset()
+    assert "cannot write (not a Quantum profile" in notes.errors[-1]
+    assert path.read_bytes() == data
+    assert [p.name for p in data_home.iterdir()] == ["default.json"]
+
+
+def test_an_empty_file_is_a_profile_yet_to_be_written(data_home):
+    """An empty file holds nothing to lose: it reads as defaults, without a report, and
+    the first game learnt is written to it."""
+    path = data_home / "default.json"
+    write_file(path, "")
+    notes = Notes()
+    state = adaptive.Adaptive(notes)
+    assert state.profile() == adaptive.Profile("default") and notes == []
+    state.learn("chess", None, random_game("chess", 40, 1), 1.0, "w")
+    assert adaptive.read_profile(path).games == {"chess": 1}
 
 
 def test_the_valid_reference_document_is_accepted():
@@ -426,7 +477,8 @@ def test_an_unreadable_file_is_reported(data_home):
     notes = Notes()
     state = adaptive.Adaptive(notes)
     assert state.profile().multipliers("chess") == adaptive.defaults("chess")
-    assert "unreadable" in notes.errors[0] and "replaced by defaults" in notes.errors[0]
+    assert "not a regular file" in notes.errors[0] and "left untouched" in notes.errors[0]
+    assert (data_home / "default.json").is_dir()
 
 
 def test_a_missing_file_is_no_error_and_is_not_created(data_home):
