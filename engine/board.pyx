@@ -15,6 +15,7 @@ from engine.movegen cimport generate_moves, perft, volatile_int
 
 from engine import fen as fen_mod
 from engine.drawing import draw
+from engine.notation import quote
 from engine.game_end import Outcome, is_dead_material
 from engine.variant import load_variant, Variant
 
@@ -132,7 +133,7 @@ cdef class Board:
                 pos_make(self.p, moves[i])
                 self._stack.append(want)
                 return
-        raise ValueError(f"illegal move {uci!r} in {self.fen()}")
+        raise ValueError(f"illegal move {quote(uci)} in {self.fen()}")
 
     def pop(self) -> str:
         """Take back the last move and return it; IndexError when there is none."""

@@ -44,6 +44,12 @@ MAX_PERFT_DEPTH = 20
 DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 4096
 DEFAULT_MOVE_OVERHEAD_MS = 30
+# The worker thread's stack, whatever `ulimit -s` says. The C search keeps a move list
+# and its scores on the stack per ply (2 * MAX_MOVES ints, about 12 KB) for at most
+# MAX_PLY (128) plies, the Alea search about 40 KB per ply for at most MAX_QPLY (48),
+# perft one list per ply: a few MB at most; the rest is margin (a sanitizer build's
+# frames are larger). Only what is touched is ever backed by memory.
+WORKER_STACK_BYTES = 64 * 1024 * 1024
 # Games played on a variant's board with rules of their own on top (not variant files:
 # their rules are code, and the arbiter hosts them): name -> board variant.
 HOSTED_GAMES = {"alea": "chess"}
@@ -311,14 +317,18 @@ class Engine:
 
     def _launch(self, kind: str, job, stopper, box: _ClockBox) -> None:
         """Run ``job`` (a ``kind``: search, perft, bench) in the worker thread; ``stop``
-        reaches it through ``stopper.stop()``
-        and the clocks in ``box``. Returns once ``box`` is armed (or the job ended): before
+        reaches it through ``stopper.stop()`` and the clocks in ``box``. Returns once
+        ``box`` is armed (or the job ended): before
         a search's Clock is in the box, ``think`` has yet to call ``searcher.new_search()``,
         which clears the stop flag, and a ponderhit would find no clock: either would be
         lost, leaving ``go infinite``/``go ponder`` running for ever."""
         thread = threading.Thread(target=job, name="quantum-search", daemon=True)
         self._thread, self._searcher, self._clock_box, self._job = thread, stopper, box, kind
-        thread.start()
+        previous = threading.stack_size(WORKER_STACK_BYTES)
+        try:
+            thread.start()
+        finally:
+            threading.stack_size(previous)
         while not box.armed.wait(0.01) and thread.is_alive():
             pass
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.notation import quote
 from engine.tables import LIMITS
 
 WHITE_BIT, BLACK_BIT = 16, 32
@@ -18,7 +19,7 @@ DIGITS = "0123456789"
 def _number(text: str, what: str) -> int:
     """A non-negative ASCII decimal number (no signs, underscores or other scripts)."""
     if not text or any(ch not in DIGITS for ch in text):
-        raise ValueError(f"{what} must be a number, not {text!r}")
+        raise ValueError(f"{what} must be a number, not {quote(text)}")
     return int(text)
 
 
@@ -53,26 +54,26 @@ def parse(variant, fen: str) -> FenData:
                 while j < len(text) and text[j] in DIGITS:
                     j += 1
                 if ch == "0":               # "08", "P0003": python-chess refuses them too
-                    raise ValueError(f"FEN row {text!r}: an empty count {text[i:j]!r} "
-                                     "must not start with 0")
+                    raise ValueError(f"FEN row {quote(text)}: an empty count "
+                                     f"{quote(text[i:j])} must not start with 0")
                 pos += int(text[i:j])
                 i = j
                 continue
             t = variant.type_of.get(ch.lower())
             if t is None:
-                raise ValueError(f"unknown piece {ch!r} in FEN")
+                raise ValueError(f"unknown piece {quote(ch)} in FEN")
             if pos >= len(cells):
-                raise ValueError(f"FEN row {text!r} is too long")
+                raise ValueError(f"FEN row {quote(text)} is too long")
             board[cells[pos]] = t | (WHITE_BIT if ch.isupper() else BLACK_BIT)
             pos += 1
             i += 1
         if pos != len(cells):
-            raise ValueError(f"FEN row {text!r} has {pos} cells, needs {len(cells)}")
+            raise ValueError(f"FEN row {quote(text)} has {pos} cells, needs {len(cells)}")
 
     rest = fields[1:]
     side_txt = rest.pop(0) if rest else "w"
     if side_txt not in ("w", "b"):
-        raise ValueError(f"side to move must be w or b, not {side_txt!r}")
+        raise ValueError(f"side to move must be w or b, not {quote(side_txt)}")
     side = 0 if side_txt == "w" else 1
     castling = 0
     if variant.spec.fen_castling_field:
@@ -80,7 +81,7 @@ def parse(variant, fen: str) -> FenData:
         if ctext != "-":
             for ch in ctext:
                 if ch not in variant.castling_letters:
-                    raise ValueError(f"bad castling field {ctext!r}")
+                    raise ValueError(f"bad castling field {quote(ctext)}")
                 castling |= 1 << variant.castling_letters.index(ch)
     ep_txt = rest.pop(0) if rest else "-"
     ep = -1
@@ -88,11 +89,11 @@ def parse(variant, fen: str) -> FenData:
         try:
             ep = g.cell(ep_txt)
         except KeyError:
-            raise ValueError(f"bad en passant cell {ep_txt!r}") from None
+            raise ValueError(f"bad en passant cell {quote(ep_txt)}") from None
     halfmove = _number(rest.pop(0), "halfmove clock") if rest else 0
     fullmove = _number(rest.pop(0), "fullmove number") if rest else 1
     if rest:
-        raise ValueError(f"unexpected FEN fields {' '.join(rest)!r}")
+        raise ValueError(f"unexpected FEN fields {quote(' '.join(rest))}")
     if halfmove < 0 or fullmove < 1 or halfmove > 10000 or fullmove > 100000:
         raise ValueError("move counters out of range")
     _validate(variant, board, castling)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from engine import deepening
+from engine import __version__, deepening
 from engine.engine import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, \
     MAX_PERFT_DEPTH, Engine
 from engine.levels import ELO_MAX, ELO_MIN, LEVEL_NAMES
@@ -31,7 +31,7 @@ from engine.notation import ECHO_LIMIT, bestmove_line, info_line, one_line, perf
 from protocol import adaptive, dialect
 from protocol.options import Option, OptionRegistry, parse_int
 
-ENGINE_NAME = "Quantum 0.1"
+ENGINE_NAME = f"Quantum {__version__}"
 ENGINE_AUTHOR = "Quantum team"
 ERROR_PREFIX = "info string error "
 

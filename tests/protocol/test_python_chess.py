@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from engine import __version__
 from uci_helpers import REPO_ROOT
 
 chess = pytest.importorskip("chess")
@@ -25,7 +26,7 @@ def quantum():
 
 
 def test_identity_and_options(quantum):
-    assert quantum.id["name"] == "Quantum 0.1"
+    assert quantum.id["name"] == f"Quantum {__version__}"
     options = quantum.options
     assert (options["Hash"].type, options["Hash"].default, options["Hash"].min,
             options["Hash"].max) == ("spin", 16, 1, 4096)

@@ -214,6 +214,12 @@ def starts_perft(line: str, answer: list[str]) -> bool:
     return bool(words) and words[0] == "go" and "perft" in words and not is_error(answer)
 
 
+def starts_bench(line: str, answer: list[str]) -> bool:
+    """Whether ``line`` started a bench (in the worker thread too; ``stop`` ends it)."""
+    words = line.split()
+    return bool(words) and words[0] == "bench" and not is_error(answer)
+
+
 def searchmoves_of(line: str) -> list[str]:
     return [move.lower() for move in parse_go(line.split()[1:]).searchmoves]
 
@@ -229,6 +235,8 @@ def play(driver: Driver, line: str) -> list[str]:
         check_search_output(answer, legal, searchmoves_of(line))
     elif starts_perft(line, answer):                # depth 2 at most: let it finish
         answer += driver.settle(stop=False)
+    elif starts_bench(line, answer):                # seconds at its depth: end it
+        answer += driver.settle()
     check_answer(line, answer)
     assert not driver.session.engine.searching, line
     return answer

@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from engine import __version__
 from engine.board import Board
 from engine.eval_tables import stalemate_cp
 from engine.variant import variant_names
@@ -67,7 +68,7 @@ def send_guarded(driver, line: str) -> list[str]:
 
 def test_uci_handshake(driver):
     lines = driver.send("uci")
-    assert lines == ["id name Quantum 0.1", "id author Quantum team", *HANDSHAKE_OPTIONS,
+    assert lines == [f"id name Quantum {__version__}", "id author Quantum team", *HANDSHAKE_OPTIONS,
                      "uciok"]
     check_answer("uci", lines)
 

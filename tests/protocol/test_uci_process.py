@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from engine import __version__
 from engine.board import Board
 from uci_helpers import (BESTMOVE_RE, CHECKMATED, HANDSHAKE_OPTIONS, INFO_RE, REPO_ROOT,
                          STALEMATE, check_answer, check_perft_report, check_search_output,
@@ -93,7 +94,7 @@ def legal_after(variant: str, moves: list[str], fen: str | None = None) -> list[
 
 def test_full_session(engine):
     handshake = engine.ask("uci")
-    assert handshake == ["id name Quantum 0.1", "id author Quantum team", *HANDSHAKE_OPTIONS,
+    assert handshake == [f"id name Quantum {__version__}", "id author Quantum team", *HANDSHAKE_OPTIONS,
                          "uciok"]
     assert engine.ask("ucinewgame") == []
 

@@ -229,6 +229,8 @@ def check_answer(command: str, lines: list[str]) -> None:
         check_perft_report(lines)
     elif word == "go":
         check_search_output(lines)
+    elif word == "bench":
+        assert all(is_worker_line(line) for line in lines), lines
     elif word == "d":
         assert any(line.startswith(("Fen: ", "Alea FEN: ", "Fog view: ")) for line in lines), \
             lines

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import math
 import random
-import subprocess
 import sys
 from functools import lru_cache
 
 import chess
 import pytest
 
+from adapters.uci_engine import UciEngine
 from engine.board import Board
 from engine.deepening import GoLimits
 from engine.engine import Engine
@@ -206,22 +206,23 @@ def test_dense_chess_moves_equal_python_chess(which):
 
 
 def test_the_uci_process_answers_dense_positions():
-    """What a GUI sends: every dense position through the installed command, with
-    ``go perft 1`` and a short search, and the process still answers afterwards."""
-    lines = []
-    for variant in VARIANTS:
-        lines.append(f"setoption name UCI_Variant value {variant}")
-        for fen in (most_moves(variant)[0], packed(variant)):
-            lines += [f"position fen {fen}", "go perft 1", "go nodes 5000"]
-    lines += ["isready", "quit"]           # quit stops the last search: its bestmove comes
-    proc = subprocess.run([sys.executable, "-m", "engine"], input="\n".join(lines) + "\n",
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    out = proc.stdout.splitlines()
-    assert "info string error" not in proc.stdout
-    assert sum(ln.startswith("bestmove ") for ln in out) == 2 * len(VARIANTS)
-    assert "readyok" in out
-    totals = [int(ln.split(":")[1]) for ln in out if ln.startswith("Nodes searched")]
-    expected = [n for v in VARIANTS
-                for n in (most_moves(v)[1], len(Board(v, packed(v)).legal_moves()))]
-    assert totals == expected
+    """What a GUI sends: every dense position through the engine process, with ``go perft
+    1`` and a short search, each answer awaited; the process still answers afterwards."""
+    eng = UciEngine([sys.executable, "-m", "engine"])
+    try:
+        for variant in VARIANTS:
+            eng.send(f"setoption name UCI_Variant value {variant}")
+            for fen in (most_moves(variant)[0], packed(variant)):
+                eng.send(f"position fen {fen}")
+                eng.send("go perft 1")
+                answer = list(eng.until(lambda s: s.startswith(("Nodes searched", "info string")),
+                                        120))
+                assert answer[-1].startswith("Nodes searched"), answer[-3:]
+                assert int(answer[-1].split(":")[1]) == len(Board(variant, fen).legal_moves())
+                eng.send("go nodes 5000")
+                lines = list(eng.until(lambda s: s.startswith("bestmove"), 120))
+                assert not [ln for ln in lines if ln.startswith("info string error")], lines
+        eng.ready()
+    finally:
+        eng.quit()
+    assert eng.proc.returncode == 0
