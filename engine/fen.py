@@ -14,13 +14,24 @@ from engine.tables import LIMITS
 
 WHITE_BIT, BLACK_BIT = 16, 32
 DIGITS = "0123456789"
+MAX_HALFMOVE = 10000
+MAX_FULLMOVE = 100000
 
 
 def _number(text: str, what: str) -> int:
     """A non-negative ASCII decimal number (no signs, underscores or other scripts)."""
     if not text or any(ch not in DIGITS for ch in text):
         raise ValueError(f"{what} must be a number, not {quote(text)}")
+    if len(text) > 18:                  # no counter is that large (and int() balks at 4300)
+        raise ValueError(f"{what} is out of range: {quote(text)}")
     return int(text)
+
+
+def check_counters(halfmove: int, fullmove: int) -> None:
+    """ValueError unless 0 <= halfmove <= MAX_HALFMOVE and 1 <= fullmove <= MAX_FULLMOVE."""
+    if not (0 <= halfmove <= MAX_HALFMOVE and 1 <= fullmove <= MAX_FULLMOVE):
+        raise ValueError(f"move counters out of range (halfmove clock 0..{MAX_HALFMOVE}, "
+                         f"fullmove number 1..{MAX_FULLMOVE})")
 
 
 @dataclass
@@ -94,8 +105,7 @@ def parse(variant, fen: str) -> FenData:
     fullmove = _number(rest.pop(0), "fullmove number") if rest else 1
     if rest:
         raise ValueError(f"unexpected FEN fields {quote(' '.join(rest))}")
-    if halfmove < 0 or fullmove < 1 or halfmove > 10000 or fullmove > 100000:
-        raise ValueError("move counters out of range")
+    check_counters(halfmove, fullmove)
     _validate(variant, board, castling)
     return FenData(board, side, _clean_castling(variant, board, castling), ep, halfmove, fullmove)
 

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.fen import DIGITS, _number
+from engine.fen import DIGITS, _number, check_counters
 from engine.tables import LIMITS
 from engine.variant import Variant, load_variant
 
@@ -273,9 +273,7 @@ def parse_view_fen(text: str, variant: str | Variant = "fogofwar") -> View:
     ep = rest.pop(0)
     if ep != "-":
         _check_ep(v, side, ep, visible, pieces)
-    _number(rest[0], "halfmove clock")
-    if _number(rest[1], "fullmove number") < 1:
-        raise ValueError("fullmove number must be at least 1")
+    check_counters(_number(rest[0], "halfmove clock"), _number(rest[1], "fullmove number"))
     _check_pieces(v, side, pieces)
     return View(side, frozenset(visible), pieces, " ".join(fields))
 
