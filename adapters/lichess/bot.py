@@ -201,7 +201,8 @@ class Game:
         self.draw_answered_at: int | None = None
         self.status = "started"
         self.done = False                       # nothing more to play
-        self.unplayable = False                 # a variant we cannot play: being left
+        self.unplayable = False                 # withdrawn (a variant or an engine that
+                                                # cannot play): being left
         self.inbox: queue.Queue = queue.Queue()  # the reader's events; None when it stops
         self.over = threading.Event()           # the game is over or left: stop reading,
                                                 # reconnecting and thinking
@@ -217,7 +218,11 @@ class Game:
                 event = self.inbox.get()
                 if event is None:
                     break
-                self.handle(event)
+                try:
+                    self.handle(event)
+                except EngineError as exc:
+                    log.error("game %s: the engine cannot play: %s", self.id, exc)
+                    self.withdraw("the engine cannot play")
         finally:
             self._stop()
             with self.lock:
@@ -325,8 +330,7 @@ class Game:
         self.initial_fen = policy.text(full.get("initialFen")) or "startpos"
         if variant is None:
             if not self.unplayable:
-                self.unplayable = True
-                self.leave(key)
+                self.withdraw(f"variant {key} is not supported")
             return
         if self.engine is None:             # a reconnection keeps the engine
             engine = UciEngine(self.config.engine,
@@ -338,10 +342,12 @@ class Game:
             log.info("game %s: %s as %s against %s", self.id, key, self.color,
                      policy.text(opponent.get("name")) or "?")
 
-    def leave(self, variant: str) -> None:
-        """Abort a game we cannot play (it was not accepted here), or resign it when it can
-        no longer be aborted, so that the opponent is not left waiting for our clock; its
-        stream then brings the end. If neither works, just leave it."""
+    def withdraw(self, why: str) -> None:
+        """Abort a game we cannot play (a variant not accepted here, an engine that does
+        not run), or resign it when it can no longer be aborted, so that the opponent is
+        not left waiting for our clock; its stream then brings the end. If neither works,
+        just leave it."""
+        self.unplayable = True
         for verb, request in (("aborting", self.client.bots.abort_game),
                               ("resigning", self.client.bots.resign_game)):
             try:
@@ -349,9 +355,9 @@ class Game:
             except (ApiError, requests.RequestException) as exc:
                 log.info("game %s: %s failed: %s", self.id, verb, _describe(exc))
                 continue
-            log.warning("game %s: variant %s is not supported; %s it", self.id, variant, verb)
+            log.warning("game %s: %s; %s it", self.id, why, verb)
             return
-        log.warning("game %s: variant %s is not supported; leaving it", self.id, variant)
+        log.warning("game %s: %s; leaving it", self.id, why)
         self.done = True
 
     def on_state(self, state: dict) -> None:
@@ -415,7 +421,7 @@ class Game:
 
     def _search(self, position: str, go_args: str):
         """The engine's ``go`` answer, restarting a failed engine once (a second failure
-        leaves the game to the clock); None when the game ended meanwhile."""
+        is an EngineError: the game is withdrawn); None when the game ended meanwhile."""
         timeout = policy.think_timeout(go_args, self.color)
         for attempt in (1, 2):
             try:

@@ -337,6 +337,20 @@ def test_ends_a_game_it_cannot_play(server, abort_refused, status):
     assert game.status == status and game.bot_moves == []
 
 
+@pytest.mark.parametrize("abort_refused, status", [(False, "aborted"), (True, "resign")])
+def test_withdraws_from_a_game_its_engine_cannot_play(server, abort_refused, status):
+    """An engine that does not start: the game is aborted (or resigned), not left for the
+    opponent to wait out our clock."""
+    if abort_refused:
+        server.refuse("end", 400)
+    cid = server.challenge("standard", bot_color="white")
+    proc = run_bot(server, "--engine", "/nonexistent/quantum")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "the engine cannot play" in proc.stderr
+    game = server.game_of(cid)
+    assert game.status == status and game.bot_moves == []
+
+
 def test_refuses_to_start_with_a_wrong_token(server):
     proc = subprocess.run(
         [sys.executable, "-m", "adapters.lichess", "--url", server.url, "--max-games", "1"],
