@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
+from adapters.draws import Score, accept_draw, parse_score  # noqa: F401  (the bridge's own)
+
 # Server variant key -> Quantum's UCI_Variant. Lichess offers only "standard" of these;
 # pychess.org's Lichess-compatible Bot API also offers "grand" (ranks 1-10 in UCI moves,
 # as Fairy-Stockfish and Quantum write them). Lichess has no hexagonal chess.
@@ -33,13 +35,6 @@ UNPLAYABLE = {"chess960", "fromPosition", "crazyhouse", "antichess", "atomic", "
 # Lichess sends this clock for unlimited and correspondence games.
 UNLIMITED_MS = 2_147_483_647
 
-# Draw rule (see docs/lichess.md): accept an offer when our last search said
-#   - we are clearly losing: mated, or at most DRAW_LOSING_CP; or
-#   - the game is level, |score| <= DRAW_LEVEL_CP, from move DRAW_LEVEL_FROM_MOVE on.
-# Otherwise decline. Without a score yet (no search so far) decline.
-DRAW_LOSING_CP = -300
-DRAW_LEVEL_CP = 30
-DRAW_LEVEL_FROM_MOVE = 40
 
 
 def obj(value) -> dict:
@@ -89,15 +84,6 @@ class ChallengePolicy:
     allow_correspondence: bool = False       # and unlimited games (played with movetime)
 
 
-@dataclass(frozen=True)
-class Score:
-    """The engine's last score, from its own side: centipawns, or moves to mate
-    (negative: it is being mated)."""
-
-    cp: int | None = None
-    mate: int | None = None
-
-
 def decline_reason(challenge: dict, policy: ChallengePolicy) -> str | None:
     """None to accept the challenge, else the Bot API's decline reason key."""
     key = variant_key(challenge.get("variant"))
@@ -132,31 +118,6 @@ def game_over(event: dict) -> tuple[str, str] | None:
         return None
     return status, text(state.get("winner"))
 
-
-def accept_draw(score: Score | None, plies: int) -> bool:
-    """Whether to accept the opponent's draw offer; ``plies`` played so far."""
-    if score is None:
-        return False
-    if score.mate is not None:
-        return score.mate < 0
-    if score.cp is None:
-        return False
-    if score.cp <= DRAW_LOSING_CP:
-        return True
-    move_number = plies // 2 + 1
-    return abs(score.cp) <= DRAW_LEVEL_CP and move_number >= DRAW_LEVEL_FROM_MOVE
-
-
-_SCORE = re.compile(r"\bscore (cp|mate) (-?\d+)")
-
-
-def parse_score(info_line: str) -> Score | None:
-    """The score of a UCI ``info`` line, or None when it carries none."""
-    found = _SCORE.search(info_line or "")
-    if not found:
-        return None
-    kind, value = found.group(1), int(found.group(2))
-    return Score(cp=value) if kind == "cp" else Score(mate=value)
 
 
 MAX_RETRY_AFTER_S = 600.0
