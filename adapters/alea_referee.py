@@ -32,16 +32,20 @@ bytes (big-endian) of the SHA-256 of ``alea-daily-YYYY-MM-DD`` (the UTC date), s
 gets the same dice that day. A match gives its game ``i`` (0-based) the seed ``base + i``
 (``game_seed``). Without a seed a random one is drawn, and recorded like any other.
 
-Draw offers (A17) on behalf of a person: ``offer_draw(engine)`` sends the current position
-line, then ``draw offer``, and reads ``draw accept`` or ``draw decline``; an engine that
-does not answer (or answers with an error) declines. After a refusal the next offer is
-possible 10 plies later (the referee refuses earlier ones without asking).
+Draw offers (A17) on behalf of a person: ``answer_draw(engine)`` sends the current
+position line, then ``draw offer``, and reads ``draw accept`` or ``draw decline``; an
+engine that does not answer (or answers with an error) declines. After a refusal the next
+offer is possible 10 plies later (the referee refuses earlier ones without asking).
 
-Undo (A18) for the terminal: ``mark()`` notes the referee at the start of a person's turn
-(state and dice shown, the tokens, the generator's position), ``rewind(mark)`` goes back
-to it: the record, the arbiter's board and the generator included, so the same dice are
-shown again and the same answers get the same dice after them. The limits per level are
-the terminal's.
+Undo (A18) for the game session (adapters/session.py): ``mark()`` notes the referee at the
+start of a turn (state and dice shown, the tokens, the generator's position),
+``rewind(mark)`` goes back to it: the record, the arbiter's board and the generator
+included, so the same dice are shown again and the same answers get the same dice after
+them. The limits per level are the session's (``undo_allowance``).
+
+``sight`` adds what the rules remember to what a side sees (the board is never hidden):
+the dice, the free moves made, the jokers, the cooldowns, a castle follow-up, the
+promotion die's last result.
 
 Also here, for the players that receive these messages (the terminal, the baselines in
 scripts/, the tests): ``parse_token``/``format_token``, ``parse_alea_position`` (a position
@@ -53,9 +57,9 @@ import datetime
 import hashlib
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from adapters.arbiter import Clocks, GameRecord, Referee
+from adapters.arbiter import Clocks, GameRecord, Referee, Sight, san
 from adapters.uci_engine import EngineError
 from engine import alea
 from engine.alea import CASTLE, JOKER, MOVE, REROLL, Action, AleaState
@@ -348,6 +352,42 @@ class AleaReferee(Referee):
     def reveal_at_end(self, side: int, board: Board, rec: GameRecord) -> str:
         return self.position_line(dice=False)
 
+    # -- what a person is shown (adapters/session.py) --------------------------------------
+    def legal(self, side: int, board: Board, rec: GameRecord) -> list[str]:
+        """The actions the side to move may answer with, one token each (a promotion
+        without its piece: the die decides)."""
+        return [format_token(a) for a in alea.legal_actions(self.state)]
+
+    def describe(self, board: Board, answer: str) -> str:
+        """A token made on ``board`` in the move list's words: the move's SAN (with the
+        piece the promotion die gave), and how it was played when not by the dice:
+        ``Nf3 (joker)``, ``O-O (castle joker)``, ``reroll``."""
+        action, promotion = parse_token(answer)
+        if action.kind == REROLL:
+            return REROLL
+        text = san(board, action.move + (promotion or "")) or action.move
+        return text + {JOKER: " (joker)", CASTLE: " (castle joker)"}.get(action.kind, "")
+
+    def sight(self, side: int | None, board: Board, rec: GameRecord, texts: list) -> Sight:
+        """The whole board (nothing is hidden in Alea) and what the rules remember: the
+        dice shown, the free moves made, the jokers left, what each side moved last
+        (cooldown, A9), a castle follow-up, and the promotion die's last result."""
+        sight = super().sight(side, board, rec, texts)
+        st = self.state
+        last_promotion = None
+        if self.promotions:
+            index, piece = self.promotions[-1]
+            last_promotion = {"cell": parse_token(self.tokens[index])[0].move[2:],
+                              "piece": piece, "ply": index}
+        extra = {"dice": list(st.dice) if st.dice else None, "classic": st.classic,
+                 "free_phase": alea.is_free_phase(st), "moves_made": list(st.moves),
+                 "jokers": list(st.jokers), "rerolls": list(st.rerolls),
+                 "castle_jokers": list(st.castle_jokers), "cooldown": list(st.last_type),
+                 "follow_up": [list(f) if f else None for f in st.follow_up],
+                 "in_check": alea.in_check(st), "promotion": last_promotion,
+                 "seed": self.seed}
+        return replace(sight, extra=extra)
+
     # -- undo (A18) -------------------------------------------------------------------------
     def mark(self) -> Mark:
         """Where the game stands now, for ``rewind``."""
@@ -377,15 +417,16 @@ class AleaReferee(Referee):
     def plies(self) -> int:
         return sum(1 for t in self.tokens if t != REROLL)
 
-    def offer_draw(self, engine, timeout: float = DRAW_TIMEOUT) -> tuple[bool, str]:
-        """Put a person's draw offer to ``engine`` (idle, between its moves): (accepted,
-        what to tell the person). Within 10 plies of a refusal the offer is not made."""
+    def answer_draw(self, engine, score=None, plies: int | None = None,
+                    timeout: float = DRAW_TIMEOUT) -> tuple[bool | None, int]:
+        """Put a person's draw offer to ``engine`` (idle, between its moves), which answers
+        ``draw offer`` itself (A17): (True accepted, or False declined, 0 or DRAW_WAIT
+        plies before the next offer). Within DRAW_WAIT plies of a refusal the offer is
+        not made: (None, the plies still to wait). An engine that does not answer (or
+        answers with an error) declines."""
         plies = self.plies
-        name = getattr(engine, "id_name", None) or getattr(engine, "name", "the engine")
         if self.refused_at is not None and plies < self.refused_at + DRAW_WAIT:
-            return False, (f"Your last draw offer was declined {plies - self.refused_at} "
-                           f"plies ago; you may offer again in "
-                           f"{self.refused_at + DRAW_WAIT - plies} plies (A17).")
+            return None, self.refused_at + DRAW_WAIT - plies
         answer = "decline"
         try:
             engine.send(self.position_line())
@@ -398,6 +439,6 @@ class AleaReferee(Referee):
             pass                        # no answer in time: declined
         self.offers.append((plies, answer))
         if answer == "accept":
-            return True, f"{name} accepts the draw."
+            return True, 0
         self.refused_at = plies
-        return False, f"{name} declines the draw; you may offer again in {DRAW_WAIT} plies (A17)."
+        return False, DRAW_WAIT

@@ -1,59 +1,64 @@
-"""The arbiter: hosts one game between two players for any variant Quantum knows.
+"""The arbiter: what a game is and what each side of it is told and shown, for any
+variant Quantum knows, and the parts of hosting it that every front end shares (clocks,
+records, engines that cannot start). A game in progress is an
+``adapters.session.GameSession`` built on these.
 
-It holds the true position (engine.board.Board), tells each player the position and its
-clock, checks every move for legality, runs the clocks (base + increment per side) and
-ends the game by the rules. An engine that crashes, hangs, overruns its clock, or sends
-an illegal, malformed or wrongly empty move loses that game, with the reason recorded; so
-does one that cannot be started at all (``start_player`` gives an ``Unstarted`` in its
-place). A crashed engine's last stderr lines go into the record (``rec.stderr``).
+An engine that crashes, hangs, overruns its clock, or sends an illegal, malformed or
+wrongly empty move loses that game, with the reason recorded; so does one that cannot be
+started at all (``start_player`` gives an ``Unstarted`` in its place). A crashed engine's
+last stderr lines go into the record (``rec.stderr``).
 
-Players. A player is anything with ``name``, ``id_name`` and
-``go(position, go, timeout) -> (bestmove, ponder, seconds, info)``, where ``position`` is
-a UCI ``position`` line and ``go`` the arguments of a UCI ``go``: a
-``adapters.uci_engine.UciEngine`` is one as it stands, and ``adapters.terminal.HumanPlayer``
-(a person at a terminal) is another. A player with a ``start_game(variant)`` method is
-started with it; any other is started as a UCI engine (``UCI_Variant``, ``ucinewgame``).
-Instead of moving, ``go`` may raise ``GameOver`` (a human resigns, agrees a draw or
-leaves); engines never do.
+Players. An engine is anything with ``name``, ``id_name`` and ``go(position, go,
+timeout) -> (bestmove, ponder, seconds, info)``, where ``position`` is a UCI ``position``
+line and ``go`` the arguments of a UCI ``go``: a ``adapters.uci_engine.UciEngine`` is one
+as it stands. A player with a ``start_game(variant)`` method is started with it; any
+other is started as a UCI engine (``UCI_Variant``, ``ucinewgame``). Instead of moving,
+``go`` may raise ``GameOver``; engines never do. A person is a player with ``turn``
+(adapters/session.py).
 
-What each side is told is computed in one place, the game's ``Referee``:
+What each side is told, and shown, is computed in one place, the game's ``Referee``:
 
 - ``message_for(side, board, rec, clocks)``: the position line and the go arguments sent
-  to the side to move. Every kind of player receives exactly this, so a view can never
-  leak past it.
-- ``chance(board, rec)``: called before each message; where the game rolls its dice.
+  to the side to move (an engine receives exactly this).
+- ``sight(side, board, rec, texts)``: what a side (or a spectator) may see now, a
+  ``Sight``: what a person is shown; ``shows_clock`` whose clocks.
+- ``chance(board, rec)``: called before each turn; where the game rolls its dice.
 - ``reveal_at_end(side, board, rec)``: the position line a side may see once the game is
-  over (what the terminal draws after the last move).
+  over.
 
 And what the game is, where a variant's rules are more than its board's:
 
 - ``setup(rec, start_fen)``: the board the arbiter keeps (``rec.initial_fen`` set);
 - ``fen(board)``: the position as written in the record and in error reasons;
 - ``outcome(board, rec)``: the result once the game is over, else None;
+- ``legal(side, board, rec)``: the answers the side to move may give;
 - ``illegal(side, board, rec, answer)``: what is wrong with an answer, None if it is legal;
 - ``play(board, rec, answer)``: make a legal answer (or an opening move) on the board and
-  append it to ``rec.moves``.
+  append it to ``rec.moves``; ``describe(board, answer)``: its text in a move list;
+- ``mark()``/``rewind(mark)``: back to where a turn began (undo);
+- ``answer_draw(engine, score, plies)``: whether an engine accepts a person's draw offer.
 
 ``Referee`` is the perfect-information game: both sides see the whole position and every
 move, and nothing is left to chance. ``adapters.fog_referee.FogReferee`` tells each side of
-a Fog of War game only its own views, lost cells, moves and clock; ``play_game`` chooses it
-for ``fogofwar`` by itself (``referee_for``); ``referee_for(..., omniscient=(False, True))``
-lets one side of a fog game see the whole game (a reference engine, to measure what the
-fog costs) while the other still gets only its views. ``adapters.alea_referee.AleaReferee``
-hosts Alea (chess with two dice): it keeps the ``engine.alea.AleaState``, rolls the dice
-from a seeded generator, and checks each answer (a move, a joker, a reroll) against the
-Alea rules; ``referee_for("alea")`` gives it.
+a Fog of War game only its own views, lost cells, moves and clock; ``referee_for`` chooses
+it for ``fogofwar``; ``referee_for(..., omniscient=(False, True))`` lets one side of a fog
+game see the whole game (a reference engine, to measure what the fog costs) while the
+other still gets only its views. ``adapters.alea_referee.AleaReferee`` hosts Alea (chess
+with two dice): it keeps the ``engine.alea.AleaState``, rolls the dice from a seeded
+generator, and checks each answer (a move, a joker, a reroll) against the Alea rules;
+``referee_for("alea")`` gives it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from adapters.draws import accept_draw
 from adapters.uci_engine import EngineError, UciEngine, brief
 from engine.board import Board
+from engine.notation import move_cells
 
 GRACE = 1.0                 # seconds past the clock before a silent engine is abandoned
-MAX_PLIES = 1000            # a game this long is adjudicated a draw
 # Without clocks (a human's casual game) an engine gets a fixed time per move, since a bare
 # ``go`` makes many engines think until told to stop; one silent past NO_CLOCK_SLACK more
 # is taken to hang.
@@ -215,6 +220,28 @@ class Clocks:
         return True
 
 
+@dataclass(frozen=True)
+class Sight:
+    """What one side (or a spectator, side None) may see of a game now: the pieces on
+    the cells it sees, the cells it cannot see, the cells where it lost a piece out of
+    sight, the last move it saw (from, to), the move list as it may read it ((side,
+    answer, text) per answer; HIDDEN_MOVE for a move it did not see), the royal cells in
+    check, and the position as a FEN it may know (Fog of War: its view FEN; None for a
+    spectator there). ``extra`` holds what a game adds (Alea: dice, jokers, cooldowns)."""
+
+    pieces: dict
+    fen: str | None = None
+    fog: tuple = ()
+    lost: tuple = ()
+    last: tuple | None = None
+    moves: tuple = ()
+    check: tuple = ()
+    extra: dict = field(default_factory=dict)
+
+
+HIDDEN_MOVE = "?"                       # a move list entry its reader did not see
+
+
 class Referee:
     """The perfect-information game: each side is told the whole position (the start
     position and every move since, in UCI) and both clocks; nothing is left to chance."""
@@ -236,6 +263,7 @@ class Referee:
         """The board a new game starts on; sets ``rec.initial_fen``."""
         board = Board(rec.variant, start_fen) if start_fen else Board(rec.variant)
         rec.initial_fen = board.fen()
+        self._game = (board, rec)
         return board
 
     def fen(self, board: Board) -> str:
@@ -254,11 +282,84 @@ class Referee:
         board.push(answer)
         rec.moves.append(answer.lower())
 
+    # -- what a person is shown (the game session, adapters/session.py) ------------------
+    def legal(self, side: int, board: Board, rec: GameRecord) -> list[str]:
+        """The answers ``side``, to move, may give: its legal moves in UCI."""
+        return board.legal_moves()
+
+    def describe(self, board: Board, answer: str) -> str:
+        """How a move list writes a legal ``answer`` made on ``board``: SAN in standard
+        chess (python-chess), the UCI move elsewhere."""
+        return san(board, answer) or answer
+
+    def sight(self, side: int | None, board: Board, rec: GameRecord, texts: list) -> Sight:
+        """What ``side`` (None: a spectator) sees now: everything. ``texts`` are the
+        move list's (side, answer, text) entries, one per answer of ``rec.moves``."""
+        return Sight(pieces=pieces_of(board), fen=self.fen(board), last=last_cells(rec.moves),
+                     moves=tuple(texts), check=check_cells(board))
+
+    def answer_draw(self, engine, score, plies: int) -> tuple[bool | None, int]:
+        """A person's draw offer to ``engine``, which UCI gives no way to ask: decided by
+        the rule of adapters/draws.py on the engine's last score (its own side's view).
+        (accepted, plies before the next offer may be made: none here)."""
+        return accept_draw(score, plies), 0
+
+    def shows_clock(self, viewer: int | None, side: int, board: Board) -> bool:
+        """Whether ``viewer`` (None: a spectator) is shown ``side``'s clock: always."""
+        return True
+
+    def mark(self):
+        """Where the game set up last stands now, for ``rewind``."""
+        return len(self._game[1].moves)
+
+    def rewind(self, mark) -> None:
+        """Back to ``mark``, taken earlier in this game: its board and record."""
+        board, rec = self._game
+        while len(rec.moves) > mark:
+            board.pop()
+            rec.moves.pop()
+
     @staticmethod
     def whole_game(rec: GameRecord) -> str:
         """``position fen <start after the opening> moves <every move since>``."""
         played = rec.moves[rec.opening_plies:]
         return f"position fen {rec.start_fen}" + (" moves " + " ".join(played) if played else "")
+
+
+def pieces_of(board: Board) -> dict:
+    """``{cell: FEN letter}`` of every piece on ``board``."""
+    return {name: letter for name in board.variant.geometry.names
+            if (letter := board.piece_at(name)) is not None}
+
+
+def last_cells(moves) -> tuple | None:
+    """(from, to) of the last move of a list of UCI moves (or Alea tokens), or None."""
+    for move in reversed(moves):
+        try:
+            return move_cells(move.split(":")[-1])
+        except ValueError:              # an Alea reroll
+            continue
+    return None
+
+
+def check_cells(board: Board) -> tuple:
+    """The royal cell of the side to move when it is in check (the check rule only)."""
+    if not board.is_check():
+        return ()
+    king = board.variant.letters[board.variant.royal_type]
+    king = king.upper() if board.turn == "w" else king
+    return tuple(name for name, letter in pieces_of(board).items() if letter == king)
+
+
+def san(board: Board, move: str) -> str | None:
+    """Standard chess only: the SAN of a legal move, via python-chess."""
+    if board.variant.name != "chess":
+        return None
+    import chess
+    try:
+        return chess.Board(board.fen()).san(chess.Move.from_uci(move))
+    except ValueError:
+        return None
 
 
 def referee_for(variant: str, seed: int | None = None,
@@ -284,105 +385,3 @@ def referee_for(variant: str, seed: int | None = None,
         from adapters.alea_referee import AleaReferee
         return AleaReferee(seed=seed)
     return Referee()
-
-
-def _settle(eng: UciEngine) -> None:
-    """After a move that never came: ask the engine to stop and give it GRACE to send
-    its late bestmove (which then cannot be mistaken for a later answer). One that stays
-    silent is hung and is killed, so that whoever reuses engines sees it dead and starts
-    a fresh one, instead of waiting out a timeout on every later command."""
-    try:
-        eng.send("stop")
-        for _ in eng.until(lambda s: s.startswith("bestmove"), GRACE):
-            pass
-    except EngineError:
-        eng.kill()
-
-
-def _lose(rec: GameRecord, side: int, reason: str) -> GameRecord:
-    rec.white_score = 0.0 if side == 0 else 1.0
-    rec.termination = reason
-    return rec
-
-
-def _crash(rec: GameRecord, side: int, reason: str, exc: EngineError) -> GameRecord:
-    """``side``'s engine died (or never started): it loses, its last stderr kept."""
-    rec.crashed, rec.stderr = side, list(exc.stderr)
-    return _lose(rec, side, reason)
-
-
-def _start(player, variant: str) -> None:
-    """Start a game: a player's own ``start_game``, else the UCI way. Plain chess engines
-    need not know UCI_Variant; an engine that played another variant before is told to
-    switch back. EngineError when the engine does not answer."""
-    start = getattr(player, "start_game", None)
-    if start is not None:
-        start(variant)
-        return
-    if variant != "chess" or getattr(player, "variant", "chess") != variant:
-        player.send(f"setoption name UCI_Variant value {variant}")
-        player.variant = variant
-    player.new_game()
-
-
-def play_game(white: Player, black: Player, variant: str, tc: TimeControl | None,
-              start_fen: str | None = None, opening: tuple = (), on_move=None,
-              referee: Referee | None = None) -> GameRecord:
-    """Play one game; the engines must be started (an ``Unstarted`` loses at once).
-    Returns the finished record.
-
-    ``tc=None`` plays without clocks; ``referee`` decides what each side is told and
-    what is legal (default: ``referee_for(variant)``, the perfect-information ``Referee``
-    except in Fog of War and Alea); ``on_move(rec, board)`` is called after every answer
-    with the true position. An answer that leaves the same side to move (an Alea reroll)
-    is charged to its clock like a move, and that side is asked again."""
-    players = (white, black)
-    referee = referee or referee_for(variant)
-    rec = GameRecord(variant, "", white.id_name or white.name, black.id_name or black.name)
-    board = referee.setup(rec, start_fen)
-    rec.start_fen = referee.fen(board)
-    # The players first: a game one of them cannot begin has no moves, the opening's neither.
-    for side, player in enumerate(players):
-        try:
-            _start(player, variant)
-        except EngineError as exc:
-            player.kill()           # dead, or deaf to isready: unusable either way
-            return _crash(rec, side, f"{player.name} failed to start the game: {exc}", exc)
-    for move in opening:
-        referee.play(board, rec, move)
-    rec.start_fen, rec.opening_plies = referee.fen(board), len(opening)
-    clocks = Clocks(tc)
-    while True:
-        outcome = referee.outcome(board, rec)
-        if outcome is not None:
-            rec.white_score, rec.termination = outcome.white_score, outcome.termination
-            return rec
-        if len(rec.moves) >= MAX_PLIES:
-            rec.white_score, rec.termination = 0.5, "adjudication: game too long"
-            return rec
-        side = 0 if board.turn == "w" else 1
-        player = players[side]
-        referee.chance(board, rec)
-        position, go = referee.message_for(side, board, rec, clocks)
-        try:
-            best, _, spent, _ = player.go(position, go, clocks.timeout(side))
-        except GameOver as end:
-            rec.white_score, rec.termination = end.white_score, end.termination
-            return rec
-        except EngineError as exc:
-            if player.alive:
-                _settle(player)
-                rec.time_forfeit = side
-                return _lose(rec, side, f"time forfeit: {player.name} sent no move ({exc})")
-            return _crash(rec, side, f"{player.name} crashed: {exc}", exc)
-        if not clocks.charge(side, spent):
-            rec.time_forfeit = side
-            return _lose(rec, side,
-                         f"time forfeit: {player.name} overran by {-clocks.left[side]:.3f} s")
-        what = referee.illegal(side, board, rec, best)
-        if what is not None:
-            rec.illegal = side
-            return _lose(rec, side, f"{player.name} sent {what} in {referee.fen(board)}")
-        referee.play(board, rec, best)
-        if on_move:
-            on_move(rec, board)

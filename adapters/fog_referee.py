@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from adapters.arbiter import Clocks, GameRecord, Referee
+from adapters.arbiter import HIDDEN_MOVE, Clocks, GameRecord, Referee, Sight, last_cells
 from engine.board import Board
-from engine.fog import lost_cells, view_fen
+from engine.fog import lost_cells, view, view_fen
 from engine.variant import load_variant
 from protocol.dialect import parse_fog_position as parse_fog_position_words
 
@@ -111,6 +111,35 @@ class FogReferee(Referee):
         if self.omniscient[side]:
             return self.whole_game(rec), clocks.go_args()
         return format_fog_position(turns), clocks.own_go_args(side)
+
+    def sight(self, side: int | None, board: Board, rec: GameRecord, texts: list) -> Sight:
+        """``side``'s view of the true board now (engine.fog.view: also right after its
+        own move), the cells it lost out of sight to the opponent's last move while it
+        is to move, its own last move, and the move list with the opponent's moves
+        hidden. A spectator sees no piece and no move; once the game is over everyone
+        sees everything, as does an omniscient side."""
+        if board.outcome() is not None or (side is not None and self.omniscient[side]):
+            return super().sight(side, board, rec, texts)
+        names = board.variant.geometry.names
+        hidden = tuple(entry if entry[0] == side else (entry[0], HIDDEN_MOVE, HIDDEN_MOVE)
+                       for entry in texts)
+        if side is None:
+            return Sight(pieces={}, fog=tuple(names), moves=hidden)
+        seen = view(board, "wb"[side])
+        self._follow(rec)
+        turns = self._turns[side]
+        to_move = turns and turns[-1].move is None and board.turn == "wb"[side]
+        own = [answer for mover, answer, _ in texts if mover == side]
+        return Sight(pieces=dict(seen.pieces), fen=seen.fen,
+                     fog=tuple(n for n in names if n not in seen.visible),
+                     lost=tuple(turns[-1].lost) if to_move else (),
+                     last=last_cells(own), moves=hidden)
+
+    def shows_clock(self, viewer: int | None, side: int, board: Board) -> bool:
+        """Only its own clock, as an engine is told (``message_for``); every clock to an
+        omniscient side, and to everyone once the game is over."""
+        return (viewer == side or board.outcome() is not None
+                or (viewer is not None and self.omniscient[viewer]))
 
     def history(self, side: int, rec: GameRecord) -> list[FogTurn]:
         """``side``'s turns so far (for tests and displays)."""

@@ -38,10 +38,10 @@ from pathlib import Path
 from typing import Callable
 
 from adapters.alea_referee import game_seed
-from adapters.arbiter import (GameRecord, TimeControl, Unstarted, play_game, referee_for,
-                              start_player)
+from adapters.arbiter import GameRecord, TimeControl, Unstarted, referee_for, start_player
 from adapters.openings import openings_for
 from adapters.pgn import open_to_append, write_pgn
+from adapters.session import play_game
 from adapters.stats import SprtConfig, SprtStatus, elo_stats, sprt
 from adapters.uci_engine import STARTUP_TIMEOUT, UciEngine
 

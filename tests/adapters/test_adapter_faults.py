@@ -11,8 +11,9 @@ import pytest
 
 from adapterkit import FAKE, fake_argv, replay
 from adapters import arbiter, uci_engine
-from adapters.arbiter import TimeControl, play_game
+from adapters.arbiter import TimeControl
 from adapters.openings import openings_for
+from adapters.session import play_game
 from adapters.uci_engine import EngineError, UciEngine
 
 TC = TimeControl(2.0, 0.05)

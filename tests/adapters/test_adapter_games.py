@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from adapters import arbiter
-from adapters.arbiter import MAX_PLIES, TimeControl, play_game
+from adapters import session
+from adapters.arbiter import TimeControl
 from adapters.openings import openings_for
+from adapters.session import play_game
 from adapterkit import replay
 from engine.board import Board
 
@@ -21,7 +22,7 @@ def check_finished_by_rules(rec, initial_fen=None):
         assert rec.white_score == outcome.white_score
         assert rec.termination == outcome.termination
     else:
-        assert len(rec.moves) >= MAX_PLIES
+        assert len(rec.moves) >= session.MAX_PLIES
         assert rec.white_score == 0.5 and "adjudication" in rec.termination
     assert rec.result != "*"
     return board
@@ -64,7 +65,7 @@ def test_engines_play_several_games_in_a_row(spawn):
 
 
 def test_move_cap_adjudicates_a_draw(spawn, monkeypatch):
-    monkeypatch.setattr(arbiter, "MAX_PLIES", 6)
+    monkeypatch.setattr(session, "MAX_PLIES", 6)
     rec = play_game(spawn("good", 1), spawn("good", 2), "chess", TC)
     assert len(rec.moves) == 6
     assert rec.white_score == 0.5 and rec.result == "1/2-1/2"
@@ -73,7 +74,7 @@ def test_move_cap_adjudicates_a_draw(spawn, monkeypatch):
 
 
 def test_on_move_sees_every_move(spawn, monkeypatch):
-    monkeypatch.setattr(arbiter, "MAX_PLIES", 10)
+    monkeypatch.setattr(session, "MAX_PLIES", 10)
     seen = []
     rec = play_game(spawn("good", 1), spawn("good", 2), "grand", TC,
                     on_move=lambda r, b: seen.append((list(r.moves), b.fen())))

@@ -13,10 +13,11 @@ import chess.pgn
 import pytest
 
 from adapterkit import replay
-from adapters import arbiter, pgn
-from adapters.arbiter import GameRecord, TimeControl, play_game
+from adapters import pgn, session
+from adapters.arbiter import GameRecord, TimeControl
 from adapters.openings import openings_for
 from adapters.pgn import write_pgn
+from adapters.session import play_game
 from engine.board import Board
 
 TC = TimeControl(2.0, 0.05)
@@ -109,7 +110,7 @@ def test_grand_record_coordinate_movetext_with_two_digit_ranks():
 
 
 def test_game_from_custom_fen_has_setup_and_fen(spawn, monkeypatch):
-    monkeypatch.setattr(arbiter, "MAX_PLIES", 40)
+    monkeypatch.setattr(session, "MAX_PLIES", 40)
     fen = "4k3/pppp4/8/8/8/8/PPPP4/4K2R b K - 0 12"
     rec = play_game(spawn("good", 41), spawn("good", 42), "chess", TC, start_fen=fen)
     assert rec.moves

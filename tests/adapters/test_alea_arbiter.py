@@ -23,12 +23,13 @@ from collections import Counter
 import pytest
 
 from adapterkit import REPO_ROOT, answers, baseline_argv, close, run_match_script
-from adapters import arbiter
+from adapters import arbiter, session
 from adapters.alea_referee import (AleaReferee, daily_seed, explain, format_token,
                                    parse_alea_position, parse_seed, parse_token)
-from adapters.arbiter import GameRecord, Referee, TimeControl, play_game, referee_for
+from adapters.arbiter import GameRecord, Referee, TimeControl, referee_for
 from adapters.match import MatchConfig, run_match
 from adapters.pgn import write_pgn
+from adapters.session import play_game
 from adapters.terminal import HumanPlayer, play_in_terminal
 from engine import alea
 from engine.alea import Action, AleaState
@@ -275,7 +276,7 @@ def test_promotion_die_reaches_the_next_state_and_the_pgn(start_engine, tmp_path
                                                           monkeypatch, seed):
     """A11: White (pawn and king: no dice) promotes a7a8; the die is the referee's first
     draw. The piece is in the token, on the board Black is sent, and in the PGN."""
-    monkeypatch.setattr(arbiter, "MAX_PLIES", 3)
+    monkeypatch.setattr(session, "MAX_PLIES", 3)
     log = tmp_path / "black.log"
     black = start_engine(spy_argv("good", log, seed), name="spy")
     ref = AleaReferee(seed=seed)
@@ -343,15 +344,13 @@ def test_draw_offer_and_the_ten_ply_wait(start_engine, tmp_path):
     moves = "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 b1c3 d7d6 c1e3 c8e6 h2h3 h7h6".split()
     for move in moves[:4]:
         ref.play(board, rec, move)
-    accepted, message = ref.offer_draw(spy)
-    assert not accepted and "declines" in message
+    assert ref.answer_draw(spy) == (False, 10)               # declined: wait 10 plies
     for move in moves[4:9]:                                   # 5 plies later: too early
         ref.play(board, rec, move)
-    accepted, message = ref.offer_draw(spy)
-    assert not accepted and "in 5 plies (A17)" in message
+    assert ref.answer_draw(spy) == (None, 5)                 # not put: 5 plies to go
     for move in moves[9:14]:                                  # 10 plies later: asked again
         ref.play(board, rec, move)
-    ref.offer_draw(spy)
+    ref.answer_draw(spy)
     close(spy)
     lines = log.read_text().splitlines()
     offers = [i for i, ln in enumerate(lines) if ln == "draw offer"]
@@ -366,8 +365,8 @@ def test_an_engine_that_does_not_answer_declines(start_engine, tmp_path):
     spy = start_engine(spy_argv("deaf", tmp_path / "spy.log"), name="spy")
     ref = AleaReferee(seed=1)
     ref.setup(GameRecord("alea", "", "W", "B"), None)
-    accepted, message = ref.offer_draw(spy, timeout=0.5)
-    assert not accepted and ref.offers == [(0, "decline")] and ref.refused_at == 0
+    accepted, _ = ref.answer_draw(spy, timeout=0.5)
+    assert accepted is False and ref.offers == [(0, "decline")] and ref.refused_at == 0
 
 
 def test_terminal_draw_accepted_by_the_engine(start_engine, tmp_path):

@@ -16,11 +16,12 @@ import sys
 import pytest
 
 from adapterkit import REPO_ROOT, baseline_argv
-from adapters import terminal
+from adapters import daily, terminal
 from adapters.alea_referee import AleaReferee, daily_seed, parse_alea_position
 from adapters.arbiter import GameRecord, TimeControl
-from adapters.terminal import (AleaGuide, AleaHost, HumanPlayer, play_in_terminal,
-                               record_daily, save_daily)
+from adapters.daily import record_daily, save_daily
+from adapters.guide import AleaGuide
+from adapters.terminal import AleaHost, HumanPlayer, play_in_terminal
 
 # White to move; the queen on d4 is attacked by the knight on c6 (docs/protocol.md).
 QUEEN_HIT = "4k3/1p6/2n5/8/3Q4/B7/7P/R3K3 w - - 0 30 20/20 -/- 4/4 2/2 0/0 -/- - alea"
@@ -57,7 +58,7 @@ def play(start_engine, script: str, fen: str | None = None, seed: int = 1, level
     out = io.StringIO()
     person = HumanPlayer("Tester", io.StringIO(script), out)
     ref = AleaReferee(seed=seed, classic=classic)
-    host = AleaHost(ref, level, timed=timed, daily=daily, guide=guide)
+    host = AleaHost(level, timed=timed, daily=daily, guide=guide)
     try:
         rec = play_in_terminal("alea", (person,), engine or random_engine(start_engine), 0,
                                TimeControl(600, 1) if timed else None, output=out,
@@ -266,7 +267,7 @@ def test_daily_file_is_written_atomically(xdg, monkeypatch):
 
     def broken(src, dst):
         raise OSError("disk full")
-    monkeypatch.setattr(terminal.os, "replace", broken)
+    monkeypatch.setattr(daily.os, "replace", broken)
     said = record_daily(day + datetime.timedelta(days=1), finished(1.0, 9), 0)
     assert said == ["Daily Dice: the record could not be written (disk full)."]
     assert xdg.read_text() == before                        # the old record is whole

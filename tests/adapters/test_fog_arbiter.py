@@ -20,12 +20,12 @@ import pytest
 
 from adapterkit import (REPO_ROOT, answers, baseline_argv, close, replay,
                         run_match_script)
-from adapters import arbiter
-from adapters.arbiter import (Clocks, GameRecord, Referee, TimeControl, play_game,
-                              referee_for)
+from adapters import session
+from adapters.arbiter import Clocks, GameRecord, Referee, TimeControl, referee_for
 from adapters.fog_referee import FogReferee, FogTurn, format_fog_position, parse_fog_position
 from adapters.match import MatchConfig, run_match
 from adapters.pgn import write_pgn
+from adapters.session import play_game
 from engine.board import Board
 from engine.fog import lost_cells, view_fen, visible_cells
 
@@ -275,7 +275,7 @@ def test_random_and_greedy_play_legal_games(start_engine, seed):
 
 
 def test_naive_plays_view_legal_moves(start_engine, monkeypatch):
-    monkeypatch.setattr(arbiter, "MAX_PLIES", 16)
+    monkeypatch.setattr(session, "MAX_PLIES", 16)
     rec = play_game(start_engine(baseline("naive"), seed=1),
                     start_engine(baseline("random"), seed=2), "fogofwar", TimeControl(3.0, 0.02))
     assert rec.illegal is None and rec.crashed is None and rec.time_forfeit is None

@@ -22,10 +22,11 @@ import sys
 import pytest
 
 from adapterkit import MATCH, REPO_ROOT, close, replay
-from adapters.arbiter import Clocks, GameRecord, Referee, TimeControl, play_game, referee_for
+from adapters.arbiter import Clocks, GameRecord, Referee, TimeControl, referee_for
 from adapters.fog_referee import FogReferee
 from adapters.match import MatchConfig, run_match
 from adapters.pgn import write_pgn
+from adapters.session import play_game
 from engine.board import Board
 from engine.fog import view_fen
 from test_fog_arbiter import check_spy_log, spy_argv

@@ -16,10 +16,11 @@ import pexpect
 import pytest
 
 from adapterkit import REPO_ROOT, baseline_argv, fake_command, replay
-from adapters import arbiter
-from adapters.arbiter import Clocks, GameOver, Referee, TimeControl, play_game
-from adapters.terminal import (CLEAR_SCREEN, HumanPlayer, curtain, parse_clocks, parse_position,
-                               play_in_terminal)
+from adapters import arbiter, session
+from adapters.arbiter import Clocks, GameOver, Referee, TimeControl
+from adapters.session import play_game
+from adapters.session import GameSession
+from adapters.terminal import CLEAR_SCREEN, HumanPlayer, curtain, play_in_terminal, read_move
 from engine.board import Board
 from engine.drawing import draw
 from engine.fog import view
@@ -101,11 +102,12 @@ def test_san_moves_in_chess(spawn):
 
 def test_ambiguous_san_is_refused():
     fen = "k7/8/8/8/8/8/8/KN3N2 w - - 0 1"
-    board = Board("chess", fen)
-    player, _ = human("")
-    move, problem = player.read_move(board, "Nd2")
+    game = GameSession("chess", human("")[0], human("")[0], start_fen=fen)
+    game.start()
+    view = game.view(0)
+    move, problem = read_move(game, view, "Nd2")
     assert move is None and "ambiguous" in problem
-    assert player.read_move(board, "Nbd2") == ("b1d2", None)
+    assert read_move(game, view, "Nbd2") == ("b1d2", None)
 
 
 def test_hex_game_draws_the_honeycomb_from_the_humans_side(spawn):
@@ -114,7 +116,8 @@ def test_hex_game_draws_the_honeycomb_from_the_humans_side(spawn):
     assert "                     11 b" in seen            # the top of the honeycomb
     rec, seen = vs_fake(spawn, "hexagonal", "quit\n", colour=1)
     after = replay(rec)
-    flipped = HumanPlayer.drawing(after, flip=True)
+    g = after.variant.geometry
+    flipped = draw(g, lambda c: after.piece_at(g.names[c]), flip=True)
     assert flipped in seen                              # Black sees it turned round
     assert flipped.splitlines()[0].strip() == "f"      # file f's letter on top
     assert flipped.splitlines()[-1].strip() == "11 b"  # Black's bishop on f11 at the bottom
@@ -124,9 +127,11 @@ def test_hex_game_draws_the_honeycomb_from_the_humans_side(spawn):
 def test_check_and_clocks_are_shown():
     # Scholar's mate threat: after 1 e4 f6 2 Qh5+ Black is in check.
     player, out = human("g7g6\n")
-    player.start_game("chess")
-    move, _, spent, _ = player.go("position startpos moves e2e4 f7f6 d1h5",
-                                  "wtime 125000 btime 9300 winc 2000 binc 2000", 10.0)
+    game = GameSession("chess", human("")[0], player, TimeControl(300, 2),
+                       opening=("e2e4", "f7f6", "d1h5"))
+    game.start()
+    game.clocks.left = [125.0, 9.3]
+    move, spent = player.turn(game, 1)
     seen = out.getvalue()
     assert move == "g7g6" and spent >= 0
     assert "White played d1h5 (Qh5+)." in seen
@@ -134,9 +139,10 @@ def test_check_and_clocks_are_shown():
     assert "Clocks: White 2:05  Black 9.3 (+2 s a move)" in seen
 
 
-def test_draw_offer_to_an_engine_is_explained(spawn):
+def test_a_draw_offer_is_answered_by_the_engines_score(spawn):
+    """The engine has no score before its first search: it declines (adapters/draws.py)."""
     rec, seen = vs_fake(spawn, "chess", "draw\nquit\n")
-    assert "cannot answer a draw offer" in seen and rec.result == "*"
+    assert "declines the draw." in seen and rec.result == "*"
 
 
 def test_human_overrunning_the_clock_loses_on_time(spawn):
@@ -217,7 +223,7 @@ def test_referee_message_is_what_engines_were_always_sent():
 
 
 def test_every_turn_goes_through_the_referee(spawn, monkeypatch):
-    monkeypatch.setattr(arbiter, "MAX_PLIES", 6)
+    monkeypatch.setattr(session, "MAX_PLIES", 6)
     calls = []
 
     class Watching(Referee):
@@ -235,7 +241,7 @@ def test_every_turn_goes_through_the_referee(spawn, monkeypatch):
 
 
 def test_game_without_clocks_between_engines(spawn, monkeypatch):
-    monkeypatch.setattr(arbiter, "MAX_PLIES", 8)
+    monkeypatch.setattr(session, "MAX_PLIES", 8)
     rec = play_game(spawn("good", 1), spawn("good", 2), "hexagonal", None)
     assert len(rec.moves) == 8 and rec.termination == "adjudication: game too long"
 
@@ -252,16 +258,6 @@ def test_game_over_raised_by_a_player_is_recorded(spawn):
 
     rec = play_game(spawn("good", 1), Resigner(), "chess", TC)
     assert rec.result == "1-0" and len(rec.moves) == 1 and rec.black == "quitter"
-
-
-def test_parsers():
-    board = parse_position("position fen " + Board("grand").fen() + " moves e3e5", "grand")
-    assert board.move_stack == ["e3e5"]
-    assert parse_position("position startpos moves f5f6", "hexagonal").turn == "b"
-    with pytest.raises(ValueError):
-        parse_position("go wtime 1", "chess")
-    assert parse_clocks("wtime 1500 btime 2000 winc 0 binc 10") == (1.5, 2.0, 0.0, 0.01)
-    assert parse_clocks("movetime 2000") == (None, None, None, None)
 
 
 def test_square_board_drawn_from_blacks_side():
