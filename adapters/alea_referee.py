@@ -388,6 +388,16 @@ class AleaReferee(Referee):
                  "seed": self.seed}
         return replace(sight, extra=extra)
 
+    def board_moves(self, rec: GameRecord) -> tuple[str, list[str]]:
+        """The chess game under the tokens: the start position and each action's move (a
+        promotion with the piece the die gave; a reroll moves nothing)."""
+        moves = []
+        for token in self.tokens:
+            action, promotion = parse_token(token)
+            if action.kind != REROLL:
+                moves.append(action.move + (promotion or ""))
+        return " ".join(self.initial_fen.split()[:6]), moves
+
     # -- undo (A18) -------------------------------------------------------------------------
     def mark(self) -> Mark:
         """Where the game stands now, for ``rewind``."""

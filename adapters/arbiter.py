@@ -180,16 +180,18 @@ class GameOver(Exception):
 
 class Clocks:
     """Both sides' clocks under one time control; ``tc=None`` plays without clocks (no
-    time forfeit; engines get NO_CLOCK_MOVETIME per move)."""
+    time forfeit; engines get NO_CLOCK_MOVETIME per move, or with ``level_time`` a bare
+    ``go``, so that the engine's Level decides how long it thinks: for a person's game)."""
 
-    def __init__(self, tc: TimeControl | None):
+    def __init__(self, tc: TimeControl | None, level_time: bool = False):
         self.tc = tc
         self.left: list = [tc.base, tc.base] if tc else [None, None]
+        self.untimed = "" if level_time else f"movetime {int(NO_CLOCK_MOVETIME * 1000)}"
 
     def go_args(self) -> str:
         """The ``go`` arguments: both clocks and increments in milliseconds."""
         if self.tc is None:
-            return f"movetime {int(NO_CLOCK_MOVETIME * 1000)}"
+            return self.untimed
         return (f"wtime {max(int(self.left[0] * 1000), 1)} "
                 f"btime {max(int(self.left[1] * 1000), 1)} "
                 f"winc {int(self.tc.inc * 1000)} binc {int(self.tc.inc * 1000)}")
@@ -198,7 +200,7 @@ class Clocks:
         """The ``go`` arguments with ``side``'s clock only (``wtime``/``winc`` for White,
         ``btime``/``binc`` for Black): for games where the opponent's clock is hidden."""
         if self.tc is None:
-            return f"movetime {int(NO_CLOCK_MOVETIME * 1000)}"
+            return self.untimed
         c = "wb"[side]
         return f"{c}time {max(int(self.left[side] * 1000), 1)} {c}inc {int(self.tc.inc * 1000)}"
 
@@ -304,7 +306,11 @@ class Referee:
         (accepted, plies before the next offer may be made: none here)."""
         return accept_draw(score, plies), 0
 
-    def shows_clock(self, viewer: int | None, side: int, board: Board) -> bool:
+    def board_moves(self, rec: GameRecord) -> tuple[str, list[str]]:
+        """The game on a plain board: the start FEN and the board moves of its answers."""
+        return rec.initial_fen, list(rec.moves)
+
+    def shows_clock(self, viewer: int | None, side: int, rec: GameRecord) -> bool:
         """Whether ``viewer`` (None: a spectator) is shown ``side``'s clock: always."""
         return True
 

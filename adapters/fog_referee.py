@@ -116,9 +116,11 @@ class FogReferee(Referee):
         """``side``'s view of the true board now (engine.fog.view: also right after its
         own move), the cells it lost out of sight to the opponent's last move while it
         is to move, its own last move, and the move list with the opponent's moves
-        hidden. A spectator sees no piece and no move; once the game is over everyone
-        sees everything, as does an omniscient side."""
-        if board.outcome() is not None or (side is not None and self.omniscient[side]):
+        hidden. A spectator sees no piece and no move; once the game is over (by the
+        board, or as the record says: a resignation) everyone sees everything, as does an
+        omniscient side."""
+        if rec.termination or board.outcome() is not None or \
+                (side is not None and self.omniscient[side]):
             return super().sight(side, board, rec, texts)
         names = board.variant.geometry.names
         hidden = tuple(entry if entry[0] == side else (entry[0], HIDDEN_MOVE, HIDDEN_MOVE)
@@ -135,10 +137,10 @@ class FogReferee(Referee):
                      lost=tuple(turns[-1].lost) if to_move else (),
                      last=last_cells(own), moves=hidden)
 
-    def shows_clock(self, viewer: int | None, side: int, board: Board) -> bool:
+    def shows_clock(self, viewer: int | None, side: int, rec: GameRecord) -> bool:
         """Only its own clock, as an engine is told (``message_for``); every clock to an
         omniscient side, and to everyone once the game is over."""
-        return (viewer == side or board.outcome() is not None
+        return (viewer == side or bool(rec.termination)
                 or (viewer is not None and self.omniscient[viewer]))
 
     def history(self, side: int, rec: GameRecord) -> list[FogTurn]:

@@ -28,12 +28,15 @@ turn goes on with new dice.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 
-from adapters.arbiter import GRACE, Clocks, GameOver, GameRecord, Referee, TimeControl, referee_for
+from adapters.arbiter import (GRACE, Clocks, GameOver, GameRecord, Referee, TimeControl,
+                              last_cells, pieces_of, referee_for)
 from adapters.draws import parse_score
 from adapters.uci_engine import EngineError
+from engine.board import Board
 
 COLOURS = ("white", "black")
 MAX_PLIES = 1000            # a game this long is adjudicated a draw
@@ -178,11 +181,14 @@ class GameSession:
     """One game between two players (see the module docstring). ``tc`` None plays
     without clocks; ``referee`` default ``referee_for(variant)``; ``opening`` moves are
     played from ``start_fen`` before the first turn; ``on_move(rec, board)`` is called
-    after every answer with the true position; ``undo_limit`` undos for each side."""
+    after every answer with the true position; ``undo_limit`` undos for each side;
+    ``level_time``: without clocks an engine is sent a bare ``go`` (its Level decides how
+    long it thinks) instead of a fixed movetime."""
 
     def __init__(self, variant: str, white, black, tc: TimeControl | None = None,
                  start_fen: str | None = None, opening: tuple = (),
-                 referee: Referee | None = None, on_move=None, undo_limit: int = 0):
+                 referee: Referee | None = None, on_move=None, undo_limit: int = 0,
+                 level_time: bool = False):
         self.variant = variant
         self.players = (white, black)
         self.referee = referee or referee_for(variant)
@@ -191,7 +197,7 @@ class GameSession:
                               black.id_name or black.name)
         self.board = self.referee.setup(self.rec, start_fen)
         self.rec.start_fen = self.referee.fen(self.board)
-        self.clocks = Clocks(tc)
+        self.clocks = Clocks(tc, level_time)
         self.on_move = on_move
         self.opening = tuple(opening)
         self.texts: list[tuple] = []        # the move list: (side, answer, text) per answer
@@ -202,6 +208,9 @@ class GameSession:
         self.scores: list = [None, None]            # each engine's last reported score
         self.started = False
         self._began = time.monotonic()
+        # A front end may act (resign, say) while an engine thinks in another thread:
+        # every change of the game happens under this lock.
+        self._lock = threading.RLock()
 
     # -- the game's course ---------------------------------------------------------------
     def start(self) -> None:
@@ -267,8 +276,9 @@ class GameSession:
 
     def end(self, white_score: float | None, termination: str) -> None:
         """End the game (None: abandoned, result ``*``)."""
-        if not self.over:
-            self.rec.white_score, self.rec.termination = white_score, termination
+        with self._lock:
+            if not self.over:
+                self.rec.white_score, self.rec.termination = white_score, termination
 
     # -- a person's answers ----------------------------------------------------------------
     def legal(self, side: int) -> list[str]:
@@ -281,22 +291,23 @@ class GameSession:
         """A person's answer for ``side`` (``spent``: seconds thought; default the time
         since the turn began). IllegalAnswer, and no change, when it is refused; a clock
         that ran out loses the game instead."""
-        if self.over:
-            raise IllegalAnswer("the game is over")
-        if not self.started:
-            raise IllegalAnswer("the game has not started")
-        if side != self.turn:
-            raise IllegalAnswer(f"it is {COLOURS[self.turn]}'s turn")
-        answer = answer.strip().lower()
-        what = self.referee.illegal(side, self.board, self.rec, answer)
-        if what is not None:
-            raise IllegalAnswer(what)
-        if spent is None:
-            spent = time.monotonic() - self._began
-        if not self.clocks.charge(side, spent):
-            self._overran(side)
-            return
-        self._answered(side, answer)
+        with self._lock:
+            if self.over:
+                raise IllegalAnswer("the game is over")
+            if not self.started:
+                raise IllegalAnswer("the game has not started")
+            if side != self.turn:
+                raise IllegalAnswer(f"it is {COLOURS[self.turn]}'s turn")
+            answer = answer.strip().lower()
+            what = self.referee.illegal(side, self.board, self.rec, answer)
+            if what is not None:
+                raise IllegalAnswer(what)
+            if spent is None:
+                spent = time.monotonic() - self._began
+            if not self.clocks.charge(side, spent):
+                self._overran(side)
+                return
+            self._answered(side, answer)
 
     def _overran(self, side: int) -> None:
         self.rec.time_forfeit = side
@@ -331,13 +342,14 @@ class GameSession:
     def time_out(self) -> bool:
         """For a front end running a person's clock: when the side to move has no time
         left, it loses on time (True)."""
-        left = self.time_left(self.turn)
-        if self.over or left is None or left > 0:
-            return False
-        self.rec.time_forfeit = self.turn
-        _lose(self.rec, self.turn, f"time forfeit: {self.players[self.turn].name} ran out "
-                                   "of time")
-        return True
+        with self._lock:
+            left = self.time_left(self.turn)
+            if self.over or left is None or left > 0:
+                return False
+            self.rec.time_forfeit = self.turn
+            _lose(self.rec, self.turn, f"time forfeit: {self.players[self.turn].name} ran "
+                                       "out of time")
+            return True
 
     def resign(self, side: int) -> None:
         self.end(float(side), f"resignation: {self.players[side].name} resigned")
@@ -370,6 +382,10 @@ class GameSession:
         jokers (A18): back to where ``side``'s previous turn began, the same dice shown
         again. Returns the answers taken back, oldest first; IllegalAnswer when no undo
         is left, or there is nothing to take back."""
+        with self._lock:
+            return self._undo(side)
+
+    def _undo(self, side: int) -> list[str]:
         if self.over:
             raise IllegalAnswer("the game is over")
         if self.undos_left[side] <= 0:
@@ -410,16 +426,19 @@ class GameSession:
             else:
                 _crash(rec, side, f"{player.name} crashed: {exc}", exc)
             return
-        self.scores[side] = parse_score(info) or self.scores[side]
-        if not self.clocks.charge(side, spent):
-            self._overran(side)
-            return
-        what = self.referee.illegal(side, self.board, rec, best)
-        if what is not None:
-            rec.illegal = side
-            _lose(rec, side, f"{player.name} sent {what} in {self.referee.fen(self.board)}")
-            return
-        self._answered(side, best)
+        with self._lock:
+            if self.over:                       # ended meanwhile (the person resigned)
+                return
+            self.scores[side] = parse_score(info) or self.scores[side]
+            if not self.clocks.charge(side, spent):
+                self._overran(side)
+                return
+            what = self.referee.illegal(side, self.board, rec, best)
+            if what is not None:
+                rec.illegal = side
+                _lose(rec, side, f"{player.name} sent {what} in {self.referee.fen(self.board)}")
+                return
+            self._answered(side, best)
 
     def run(self) -> GameRecord:
         """Play the game to its end with players that answer themselves (see the module
@@ -442,11 +461,24 @@ class GameSession:
         return self.rec
 
     # -- what a side sees ----------------------------------------------------------------
+    def replay(self) -> list[dict]:
+        """Once the game is over (the rules then reveal everything): every position from
+        the first, as ``{"pieces", "last"}`` after each board move; [] before the end."""
+        if not self.over:
+            return []
+        start, moves = self.referee.board_moves(self.rec)
+        board = Board(self.board.variant, start)
+        out = [{"pieces": pieces_of(board), "last": None}]
+        for move in moves:
+            board.push(move)
+            out.append({"pieces": pieces_of(board), "last": last_cells([move])})
+        return out
+
     def view(self, viewer: int | None) -> SideView:
         sight = self.referee.sight(viewer, self.board, self.rec, self.texts)
         rec = self.rec
         clocks = None if self.tc is None else tuple(
-            self.time_left(s) if self.referee.shows_clock(viewer, s, self.board) else None
+            self.time_left(s) if self.referee.shows_clock(viewer, s, self.rec) else None
             for s in (0, 1))
         result = None
         if self.over:

@@ -4,7 +4,8 @@
 Stockfish-style divide; ``quantum bench [depth]`` searches a fixed position set and ends
 with Stockfish's three summary lines (how OpenBench and fishtest call engines);
 ``quantum profile show|reset [--opponent NAME] [--file PATH]`` reads or resets the
-adaptive level's profile of an opponent (engine/adaptive.py).
+adaptive level's profile of an opponent (engine/adaptive.py); ``quantum serve [--host H]
+[--port N]`` is the web board (adapters/web, docs/web.md).
 """
 from __future__ import annotations
 
@@ -82,7 +83,16 @@ def _run_profile(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"uci": _run_uci, "perft": _run_perft, "bench": _run_bench, "profile": _run_profile}
+def _run_serve(args: argparse.Namespace) -> int:
+    """``serve``: the web board (docs/web.md). Like ``uci``, a front end started from the
+    console script: the import happens here, at call time."""
+    from adapters.web import server
+
+    return server.serve(args.host, args.port, args.engine)
+
+
+COMMANDS = {"uci": _run_uci, "perft": _run_perft, "bench": _run_bench, "profile": _run_profile,
+            "serve": _run_serve}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,6 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="search fixed positions; print nodes and speed")
     bench.add_argument("depth", type=int, nargs="?", default=None,
                        help="search depth (default: the bench depth)")
+    serve = sub.add_parser("serve", help="play the five games in the browser: a web "
+                                         "server on this machine (docs/web.md)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (0.0.0.0: the whole LAN; default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any)")
+    serve.add_argument("--engine", default=None,
+                       help="the UCI engine to play against (default: this Quantum)")
     profile = sub.add_parser("profile", help="show or reset the adaptive level's profile "
                                              "of an opponent")
     profile.add_argument("action", choices=("show", "reset"))

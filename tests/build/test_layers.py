@@ -1,6 +1,6 @@
 """Dependencies point down (docs/architecture.md): ``engine/`` imports neither
 ``protocol/`` nor ``adapters/`` (but the console-script entry ``engine/__main__.py``, which
-starts the UCI loop), and ``protocol/`` does not import ``adapters/``. Python files are
+starts the UCI loop and the web board), and ``protocol/`` does not import ``adapters/``. Python files are
 read with ``ast``; Cython files line by line (``import``, ``from ... import``,
 ``cimport``)."""
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = {"engine": ("protocol", "adapters"), "protocol": ("adapters",)}
-ALLOWED = {("engine/__main__.py", "protocol")}
+# The console script's entry starts the front ends it names: the UCI loop and the web board.
+ALLOWED = {("engine/__main__.py", "protocol"), ("engine/__main__.py", "adapters")}
 CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import|c?import\s+([\w.]+))", re.M)
 
 
