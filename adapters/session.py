@@ -206,6 +206,7 @@ class GameSession:
         self.draw_offer: int | None = None
         self.draw_wait = [0, 0]                     # plies until a side may offer again
         self.scores: list = [None, None]            # each engine's last reported score
+        self.thought: list = [None, None]           # and its last move's seconds (go-bestmove)
         self.started = False
         self._began = time.monotonic()
         # A front end may act (resign, say) while an engine thinks in another thread:
@@ -430,6 +431,7 @@ class GameSession:
             if self.over:                       # ended meanwhile (the person resigned)
                 return
             self.scores[side] = parse_score(info) or self.scores[side]
+            self.thought[side] = spent
             if not self.clocks.charge(side, spent):
                 self._overran(side)
                 return

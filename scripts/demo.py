@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What `scripts/run` shows: each variant's start board, its perft counts and speed, a
+"""What `scripts/run demo` shows: each variant's start board, its perft counts and speed, a
 short search in each variant, an Alea turn (dice, jokers, the action Quantum picks), and
 the bench signature."""
 import usevenv  # noqa: F401  (first: re-runs this script with the .venv Python)
