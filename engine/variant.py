@@ -339,7 +339,7 @@ class Variant:
         compiled tables, but each position castles with the rooks its FEN names
         (``castling_tables``), and castling moves are written king-takes-rook."""
         if not self.spec.chess960:
-            raise ValueError(f"{self.name} has no Chess960 form (UCI_Chess960)")
+            raise ValueError(f"{self.name} has no Chess960 form (UCI_Chess960 must be false)")
         form = copy.copy(self)
         form.chess960 = True
         form.castling_tables = lru_cache(maxsize=SETUP_CACHE)(form._setup_tables)
