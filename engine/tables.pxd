@@ -15,6 +15,8 @@ cdef struct CastlingRec:
     cell_t safe[MAX_CASTLE_PATH]
     int uci_to                          # the target UCI writes: king_to, or in Chess960
                                         # rook_from (king takes rook)
+    bint lift_rook                      # a cell lies beyond the rook on the rank: test the
+                                        # king's path without it (it may shield the king)
 
 cdef struct TablesRec:
     int ncells

@@ -130,7 +130,7 @@ cdef _fill_castling(TablesRec* t, castling):
             t.castling[i].side = -1
             t.castling[i].king_from = t.castling[i].king_to = NO_CELL
             t.castling[i].rook_from = t.castling[i].rook_to = t.castling[i].uci_to = NO_CELL
-            t.castling[i].n_empty = t.castling[i].n_safe = 0
+            t.castling[i].n_empty = t.castling[i].n_safe = t.castling[i].lift_rook = 0
             continue
         t.castling[i].side = c["side"]
         t.castling[i].king_from = c["king_from"]
@@ -138,6 +138,7 @@ cdef _fill_castling(TablesRec* t, castling):
         t.castling[i].rook_from = c["rook_from"]
         t.castling[i].rook_to = c["rook_to"]
         t.castling[i].uci_to = c["uci_to"]
+        t.castling[i].lift_rook = c["lift_rook"]
         t.castling[i].n_empty = len(c["empty"])
         for j, a in enumerate(c["empty"]):
             t.castling[i].empty[j] = a

@@ -325,13 +325,19 @@ class Variant:
     def _castling_record(self, side, kf, kt, rf, rt, letter, uci_to) -> dict:
         """One castling right as the core's tables hold it: the king from ``kf`` to ``kt``
         and the rook from ``rf`` to ``rt``; every cell of both paths empty but the king and
-        that rook, the king's path safe; ``letter`` in FEN, ``uci_to`` the cell UCI names
-        as the move's target (the king's target, or the rook's cell in Chess960)."""
+        that rook, the king's path safe (``lift_rook``: tested without the rook, unless it
+        stands on the board's edge, where it can shield nothing); ``letter`` in FEN,
+        ``uci_to`` the cell UCI names as the move's target (the king's target, or the
+        rook's cell in Chess960)."""
+        g = self.geometry
         king_path = self._span(kf, kt)
         rook_path = self._span(rf, rt)
+        (xk, y), (xr, _) = g.coords[kf], g.coords[rf]
+        beyond = g.cell_at(xr + (1 if xr > xk else -1), y)
         return {"side": side, "king_from": kf, "king_to": kt, "rook_from": rf, "rook_to": rt,
                 "empty": sorted((king_path | rook_path) - {kf, rf}),
-                "safe": sorted(king_path), "letter": letter, "uci_to": uci_to}
+                "safe": sorted(king_path), "letter": letter, "uci_to": uci_to,
+                "lift_rook": beyond >= 0}
 
     # -- Chess960 --------------------------------------------------------------------------
     def fischer_random(self) -> Variant:

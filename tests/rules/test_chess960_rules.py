@@ -191,3 +191,12 @@ def test_fog_of_war_has_no_chess960_form():
         load_variant("fogofwar", chess960=True)
     with pytest.raises(ValueError, match="no Chess960 form"):
         Board("fogofwar", chess960=True)
+
+
+def test_only_a_rook_off_the_edge_is_lifted_for_the_safety_test():
+    """Standard chess's corner rooks shield nothing: its castling is tested as before
+    (``lift_rook`` false); the b1 rook of a Chess960 setup may shield its king."""
+    assert not any(r["lift_rook"] for r in load_variant("chess").tables_data["castling"])
+    setup = load_variant("chess", chess960=True).castling_tables(
+        (None, (2, 1), None, None))
+    assert setup.castling[1]["lift_rook"] and setup.castling[1]["rook_from"] == 1
