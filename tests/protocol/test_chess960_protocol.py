@@ -52,16 +52,13 @@ def test_go_perft_reads_x_fen_and_shredder_fen(driver, castling):
     driver.send(ON)
     assert driver.send(f"position fen {FISCHER0.replace('HFhf', castling)}") == []
     assert fen_of(driver) == FISCHER0
-    driver.send("go perft 2")
-    lines = driver.settle(stop=False)
-    assert check_perft_report(lines) == 528
+    assert check_perft_report(driver.go("go perft 2")) == 528
 
 
 def test_a_castle_in_the_divide_is_written_king_takes_rook(driver):
     driver.send(ON)
     driver.send("position fen 1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1")
-    driver.send("go perft 1")
-    lines = driver.settle(stop=False)
+    lines = driver.go("go perft 1")
     check_perft_report(lines)
     assert {"g1h1: 1", "g1b1: 1"} <= set(lines)
 
@@ -113,8 +110,7 @@ def test_variants_without_castling_play_as_before(driver):
     """Grand has no castling: its Chess960 form is Grand itself."""
     driver.send(ON)
     driver.send("setoption name UCI_Variant value grand")
-    driver.send("go perft 2")
-    assert check_perft_report(driver.settle(stop=False)) == 4225
+    assert check_perft_report(driver.go("go perft 2")) == 4225
 
 
 def test_the_adaptive_level_replays_chess960_games(driver):
