@@ -1,6 +1,6 @@
 """Command line: ``quantum`` (or ``python -m engine``) speaks UCI on stdin/stdout.
 
-``quantum --version`` prints the version. Subcommands are for tools and humans: ``quantum perft <variant> <depth> [fen]`` prints a
+``quantum --version`` prints the version. Subcommands are for tools and humans: ``quantum perft [--chess960] <variant> <depth> [fen]`` prints a
 Stockfish-style divide; ``quantum bench [depth]`` searches a fixed position set and ends
 with Stockfish's three summary lines (how OpenBench and fishtest call engines);
 ``quantum profile show|reset [--opponent NAME] [--file PATH]`` reads or resets the
@@ -27,6 +27,8 @@ def _run_uci(args: argparse.Namespace) -> int:
 
 def _run_perft(args: argparse.Namespace) -> int:
     engine = Engine(args.variant)
+    if args.chess960:
+        engine.set_chess960(True)
     engine.set_position(" ".join(args.fen) or None, [])
     for line in perft_lines(engine.perft_divide(args.depth)):
         print(line)
@@ -104,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="command")
     sub.add_parser("uci", help="speak UCI on stdin/stdout (the default)")
     perft = sub.add_parser("perft", help="count leaf nodes per root move (divide)")
+    perft.add_argument("--chess960", action="store_true",
+                       help="the variant's Chess960 form, as with UCI_Chess960 (X-FEN or "
+                            "Shredder-FEN castling; castling written king-takes-rook)")
     perft.add_argument("variant", help="chess, grand, hexagonal or an alias")
     perft.add_argument("depth", type=int, help="plies to count")
     perft.add_argument("fen", nargs="*", help="start from this FEN (its fields may be "

@@ -280,13 +280,14 @@ class Game:
     moves: tuple[str, ...]
     turns: str
     final: object
+    chess960: bool = False      # played in the variant's Chess960 form
 
     def positions(self, side: str, most: int) -> list:
         """[(board before the move, the move)] for at most ``most`` of the moves ``side``
         made, evenly spread over the game: a second replay that copies only those."""
         from engine.board import Board
         chosen = set(_spread([i for i, t in enumerate(self.turns) if t == side], most))
-        board = Board(self.variant) if self.fen is None else Board(self.variant, self.fen)
+        board = Board(self.variant, self.fen, chess960=self.chess960)
         out = []
         for i, move in enumerate(self.moves):
             if len(out) == len(chosen):
@@ -297,10 +298,11 @@ class Game:
         return out
 
 
-def game_positions(variant: str, fen: str | None, moves) -> Game:
-    """Replay a game (ValueError for a bad FEN or move): the ``Game``."""
+def game_positions(variant: str, fen: str | None, moves, chess960: bool = False) -> Game:
+    """Replay a game (ValueError for a bad FEN or move), in the variant's Chess960 form
+    with ``chess960``: the ``Game``."""
     from engine.board import Board
-    board = Board(variant) if fen is None else Board(variant, check_fen_length(fen))
+    board = Board(variant, None if fen is None else check_fen_length(fen), chess960=chess960)
     moves, turns = tuple(moves), []
     for ply, move in enumerate(moves, 1):
         turns.append(board.turn)
@@ -309,7 +311,7 @@ def game_positions(variant: str, fen: str | None, moves) -> Game:
         except ValueError:
             raise ValueError(f"illegal move {quote(move)} (move {ply} of the list) "
                              f"in {board.fen()}") from None
-    return Game(variant, fen, moves, "".join(turns), board)
+    return Game(variant, fen, moves, "".join(turns), board, chess960)
 
 
 def _spread(items: list, most: int) -> list:
@@ -700,12 +702,14 @@ class Adaptive:
         self.notify(f"adaptive: profile {path} reset to defaults", False)
 
     def learn(self, variant: str, fen: str | None, moves, white_score: float,
-              side: str | None) -> LearnResult:
-        """Learn from one finished game (``side``: ``w``/``b``, the engine's) and save the
-        profile; after a game the engine lost, report the changes vs defaults. Without a
-        side nothing is learnt (the opponent's moves are unknown). ValueError for a bad
-        FEN or move (nothing changes then)."""
-        return self.learn_game(game_positions(variant, fen, moves), white_score, side)
+              side: str | None, chess960: bool = False) -> LearnResult:
+        """Learn from one finished game (``side``: ``w``/``b``, the engine's; ``chess960``:
+        played in the Chess960 form, into the same weights) and save the profile; after a
+        game the engine lost, report the changes vs defaults. Without a side nothing is
+        learnt (the opponent's moves are unknown). ValueError for a bad FEN or move
+        (nothing changes then)."""
+        return self.learn_game(game_positions(variant, fen, moves, chess960), white_score,
+                               side)
 
     def learn_game(self, game: Game, white_score: float, side: str | None) -> LearnResult:
         """``learn`` from a game replayed already (``game_positions``)."""

@@ -8,7 +8,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport uint64_t
 from engine.types cimport move_t, MAX_MOVES, MAX_HISTORY, NO_CELL, KIND_CASTLE, KIND_PROMO, \
     move_from, move_to, move_extra, move_kind, type_of, colour_of, WHITE_BIT
-from engine.tables cimport CompiledTables
+from engine.tables cimport CompiledTables, TablesRec, uci_target
 from engine.position cimport PosRec, pos_clear, pos_put, pos_make, pos_unmake, \
     pos_in_check, pos_compute_key, pos_repetitions, pos_ep_capturable, pos_attacked
 from engine.movegen cimport generate_moves, perft, volatile_int
@@ -21,6 +21,15 @@ from engine.variant import load_variant, Variant
 
 # Plies kept when the history buffer is compacted (covers any repetition window).
 KEEP_PLIES = 1024
+
+
+cdef str uci_text(tuple names, list letters, const TablesRec* t, move_t m):
+    """A move in UCI: from cell, target cell (``uci_target``: a Chess960 castling move
+    names its rook's cell), promotion letter. The board and the search both write it."""
+    s = names[move_from(m)] + names[uci_target(t, m)]
+    if move_kind(m) == KIND_PROMO:
+        s += letters[move_extra(m)]
+    return s
 
 
 cdef class Board:
@@ -38,9 +47,10 @@ cdef class Board:
     def __dealloc__(self):
         free(self.p)
 
-    def __init__(self, variant="chess", fen=None):
+    def __init__(self, variant="chess", fen=None, bint chess960=False):
+        """``variant``: a name (its Chess960 form with ``chess960``) or a Variant."""
         if not isinstance(variant, Variant):
-            variant = load_variant(variant)
+            variant = load_variant(variant, chess960)
         self.variant = variant
         self._tables = variant.tables
         self._stack = []
@@ -50,21 +60,25 @@ cdef class Board:
     def set_fen(self, str fen):
         """Set up a position. On any error raise ValueError and keep the old position."""
         data = fen_mod.parse(self.variant, fen)
+        cdef CompiledTables tables = self.variant.tables if data.setup is None \
+            else self.variant.castling_tables(data.setup)
         cdef PosRec* q = <PosRec*> malloc(sizeof(PosRec))
         if q == NULL:
             raise MemoryError()
         try:
-            self._load(q, data)
+            self._load(q, data, tables)
         except BaseException:
             free(q)
             raise
         free(self.p)
         self.p = q
+        self._tables = tables
         self._stack = []
 
-    cdef _load(self, PosRec* q, data):
+    cdef _load(self, PosRec* q, data, CompiledTables tables):
+        """Fill q from parsed FEN data, on ``tables`` (a Chess960 position's own)."""
         cdef int c
-        pos_clear(q, &self._tables.rec)
+        pos_clear(q, &tables.rec)
         for c, pc in enumerate(data.board):
             if pc:
                 pos_put(q, c, pc)
@@ -83,7 +97,7 @@ cdef class Board:
 
     cdef _check_ep(self, PosRec* q, int ep):
         """The en passant cell must lie just behind a pawn that has double-stepped."""
-        t = &self._tables.rec
+        t = q.t
         cdef int mover = q.side ^ 1
         cdef int victim = t.nxt[ep][t.pawn_push[mover]]
         cdef int origin = t.nxt[ep][t.opp[t.pawn_push[mover]]]
@@ -96,18 +110,14 @@ cdef class Board:
         """The position as FEN (en passant shown only when a legal capture there exists,
         as python-chess does by default)."""
         return fen_mod.format(self.variant, self._placement(), self.p.side, self.p.castling,
-                              self.p.ep, self.p.halfmove, self.p.fullmove)
+                              self.p.ep, self.p.halfmove, self.p.fullmove, self._tables.castling)
 
     def _placement(self):
         return [self.p.board[c] for c in range(self._tables.rec.ncells)]
 
     # -- moves -------------------------------------------------------------------------
     cdef str _uci(self, move_t m):
-        names = self.variant.geometry.names
-        s = names[move_from(m)] + names[move_to(m)]
-        if move_kind(m) == KIND_PROMO:
-            s += self.variant.letters[move_extra(m)]
-        return s
+        return uci_text(self.variant.geometry.names, self.variant.letters, self.p.t, m)
 
     cdef int _legal(self, move_t* out):
         return generate_moves(self.p, out)

@@ -8,6 +8,11 @@ reports through the ``on_info``/``on_bestmove`` callbacks, so the protocol threa
 answer ``isready``, ``stop`` and ``ponderhit`` at once. ``perft`` and ``bench`` run in the
 same worker, one job at a time, and ``stop`` ends them too.
 
+With ``UCI_Chess960`` (``set_chess960``) the variant is played in its Chess960 form
+(``engine.variant.load_variant(name, chess960=True)``): castling rights read from X-FEN
+or Shredder-FEN, castling written king-takes-rook. Fog of War has no such form, and Alea
+is played on the standard board: both refuse it.
+
 Alea (``UCI_Variant alea``, docs/protocol.md "Alea games") is a *hosted game*: its board
 is chess's, its rules (dice, cooldown, jokers) are ``engine/alea.py`` on top, and an
 arbiter rolls the dice. In it the position is an ``engine.alea.AleaState``
@@ -101,6 +106,7 @@ class Engine:
     def __init__(self, variant: str = DEFAULT_VARIANT):
         canonical = resolve_game(variant)
         self._variant = HOSTED_GAMES.get(canonical, canonical)
+        self._chess960 = False      # UCI_Chess960: play the variant's Chess960 form
         self._board = Board(self._variant)
         self._tt = TranspositionTable(DEFAULT_HASH_MB)
         self._searcher = Searcher()
@@ -142,6 +148,25 @@ class Engine:
         self.stop()
         self.wait()
         self._tt.clear()
+
+    @property
+    def chess960(self) -> bool:
+        """Whether the variant is played in its Chess960 form (``UCI_Chess960``)."""
+        return self._chess960
+
+    def set_chess960(self, on: bool) -> None:
+        """``UCI_Chess960``: play the variant's Chess960 form (or the standard one) from
+        its start position, as a change of variant does. ValueError in Alea (played on
+        the standard board) and in a variant without that form (Fog of War); nothing
+        changes then."""
+        if on and self._alea is not None:
+            raise ValueError("UCI_Chess960: Alea is played from the standard position only")
+        board = Board(self._variant, chess960=on)
+        self.stop()
+        self.wait()
+        self._chess960, self._board = on, board
+        self._game = self._go_side = None
+        self._fog = self._belief = None
 
     def set_level(self, name: str) -> None:
         if name not in levels.LEVELS:
@@ -186,7 +211,7 @@ class Engine:
         result that contradicts a finished final position; nothing changes then.
         """
         name = resolve_name(variant) if variant else self._variant
-        game = adaptive.game_positions(name, fen, moves)
+        game = adaptive.game_positions(name, fen, moves, self._chess960)
         outcome = game.final.outcome()
         if outcome is not None and outcome.white_score != white_score:
             raise ValueError(f"the result contradicts the final position "
@@ -208,7 +233,8 @@ class Engine:
         outcome = self._board.outcome()
         if outcome is None:
             return False
-        self.adaptive.learn(self._variant, game[0], game[1], outcome.white_score, side)
+        self.adaptive.learn(self._variant, game[0], game[1], outcome.white_score, side,
+                            self._chess960)
         return True
 
     def strength(self, limits: GoLimits) -> levels.Strength:
@@ -381,8 +407,11 @@ class Engine:
         Raises ValueError for an unknown name; the old variant and position stay.
         """
         canonical = resolve_game(name)
+        if canonical == "alea" and self._chess960:
+            raise ValueError("Alea is played from the standard position only: set "
+                             "UCI_Chess960 false first")
         state = alea.AleaState.start() if canonical == "alea" else None
-        board = state.board if state is not None else Board(canonical)
+        board = state.board if state is not None else Board(canonical, chess960=self._chess960)
         self.stop()
         self.wait()
         self._variant, self._board = HOSTED_GAMES.get(canonical, canonical), board
@@ -396,7 +425,7 @@ class Engine:
         self.stop()
         self.wait()
         self.finish_game()
-        self._board = Board(self._variant)
+        self._board = Board(self._variant, chess960=self._chess960)
         self._fog = self._belief = None
         self._tt.clear()
         if self._alea is not None:
@@ -415,8 +444,8 @@ class Engine:
         """
         if self._alea is not None:
             raise ValueError(ALEA_POSITION_HINT)
-        board = Board(self._variant) if fen is None \
-            else Board(self._variant, check_fen_length(fen))
+        board = Board(self._variant, chess960=self._chess960) if fen is None \
+            else Board(self._variant, check_fen_length(fen), chess960=self._chess960)
         for ply, move in enumerate(moves, 1):
             try:
                 board.push(move)

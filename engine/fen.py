@@ -42,6 +42,7 @@ class FenData:
     ep: int              # en passant cell as written, -1 for none
     halfmove: int
     fullmove: int
+    setup: tuple | None = None  # Chess960: (king cell, rook cell) or None per right index
 
 
 def parse(variant, fen: str) -> FenData:
@@ -87,9 +88,11 @@ def parse(variant, fen: str) -> FenData:
         raise ValueError(f"side to move must be w or b, not {quote(side_txt)}")
     side = 0 if side_txt == "w" else 1
     castling = 0
+    setup = None
+    ctext = "-"
     if variant.spec.fen_castling_field:
         ctext = rest.pop(0) if rest else "-"
-        if ctext != "-":
+        if ctext != "-" and not variant.chess960:
             for ch in ctext:
                 if ch not in variant.castling_letters:
                     raise ValueError(f"bad castling field {quote(ctext)}")
@@ -107,7 +110,72 @@ def parse(variant, fen: str) -> FenData:
         raise ValueError(f"unexpected FEN fields {quote(' '.join(rest))}")
     check_counters(halfmove, fullmove)
     _validate(variant, board, castling)
-    return FenData(board, side, _clean_castling(variant, board, castling), ep, halfmove, fullmove)
+    if variant.chess960:
+        castling, setup = _chess960_rights(variant, board, ctext)
+    else:
+        castling = _clean_castling(variant, board, castling)
+    return FenData(board, side, castling, ep, halfmove, fullmove, setup)
+
+
+def _chess960_rights(variant, board: list, text: str) -> tuple[int, tuple]:
+    """The rights mask and setup (``FenData.setup``) of a Chess960 castling field.
+
+    Each letter is a right of White (upper case) or Black: a file letter (Shredder-FEN,
+    ``HAha``) names the rook on that file of the side's first rank; a standard letter
+    (X-FEN, ``KQkq``) the outermost rook on that wing. The wing is the side of the king
+    the rook stands on, and fixes the right's index and targets. ValueError for a letter
+    that names no rook of the side, a king off its first rank, or two rights of one wing."""
+    g = variant.geometry
+    rights = variant.tables_data["castling"]
+    setup = [None] * len(rights)
+    castling = 0
+    if text == "-":
+        return castling, tuple(setup)
+    rook_type = variant.type_of.get("r", 0)
+    for ch in text:
+        side = 0 if ch.isupper() else 1
+        mine = [i for i, r in enumerate(rights) if r["side"] == side]
+        colour = "white" if side == 0 else "black"
+        if not ch.isalpha() or not mine:
+            raise ValueError(f"bad castling field {quote(text)}")
+        y = g.coords[rights[mine[0]]["king_from"]][1]
+        own_rook = rook_type | (WHITE_BIT if side == 0 else BLACK_BIT)
+        king = next(c for c, pc in enumerate(board) if pc == variant.royal_type | (
+            WHITE_BIT if side == 0 else BLACK_BIT))
+        kx, ky = g.coords[king]
+        if ky != y:
+            raise ValueError(f"castling right {quote(ch)}: the {colour} king is not on its "
+                             f"first rank")
+        wing = {_wing(g, rights[i]): i for i in mine}
+        xfen = [i for i in mine if rights[i]["letter"] == ch]
+        if xfen:                        # the outermost rook on that wing
+            step = _wing(g, rights[xfen[0]])
+            edge = -1 if step < 0 else len(g.files)
+            rooks = [c for c in (g.cell_at(x, y) for x in range(kx + step, edge, step))
+                     if c >= 0 and board[c] == own_rook]
+            if not rooks:
+                raise ValueError(f"castling right {quote(ch)} names no {colour} rook")
+            rook = rooks[-1]
+        elif ch.lower() in g.files:     # the rook on that file
+            rook = g.cell_at(g.files.index(ch.lower()), y)
+            if rook < 0 or board[rook] != own_rook:
+                raise ValueError(f"castling right {quote(ch)} names no {colour} rook")
+        else:
+            raise ValueError(f"bad castling field {quote(text)}")
+        slot = wing.get((g.coords[rook][0] > kx) - (g.coords[rook][0] < kx))
+        if slot is None:
+            raise ValueError(f"castling right {quote(ch)} names no {colour} rook")
+        if castling >> slot & 1:
+            raise ValueError(f"castling field {quote(text)} gives the {colour} king two "
+                             f"rights on one wing")
+        setup[slot] = (king, rook)
+        castling |= 1 << slot
+    return castling, tuple(setup)
+
+
+def _wing(g, right: dict) -> int:
+    """+1 when a right's rook stands on the king's higher-file side, -1 on the lower."""
+    return 1 if g.coords[right["rook_from"]][0] > g.coords[right["king_from"]][0] else -1
 
 
 def _validate(variant, board: list, castling: int) -> None:
@@ -138,7 +206,11 @@ def _clean_castling(variant, board: list, castling: int) -> int:
     return castling
 
 
-def format(variant, board, side: int, castling: int, ep: int, halfmove: int, fullmove: int) -> str:
+def format(variant, board, side: int, castling: int, ep: int, halfmove: int, fullmove: int,
+           rights=None) -> str:
+    """The FEN of a position; ``rights`` are the castling records the position runs on
+    (a Chess960 board's own: its castling field is then Shredder-FEN, as Stockfish
+    writes it with UCI_Chess960), by default the variant's."""
     g = variant.geometry
     rows = []
     for cells in g.fen_rows:
@@ -158,8 +230,8 @@ def format(variant, board, side: int, castling: int, ep: int, halfmove: int, ful
         rows.append("".join(out))
     parts = ["/".join(rows), "wb"[side]]
     if variant.spec.fen_castling_field:
-        letters = "".join(variant.castling_letters[i] for i in range(len(variant.castling_letters))
-                          if castling >> i & 1)
+        records = variant.tables_data["castling"] if rights is None else rights
+        letters = "".join(r["letter"] for i, r in enumerate(records) if castling >> i & 1)
         parts.append(letters or "-")
     parts += [g.names[ep] if ep >= 0 else "-", str(halfmove), str(fullmove)]
     return " ".join(parts)

@@ -184,10 +184,16 @@ cdef int gen_royal(PosRec* p, move_t* out, int n, int frm, bint legal, bint nois
 
 
 cdef int gen_castling(PosRec* p, move_t* out, int n) noexcept nogil:
+    """Castling moves: both paths empty but for the king and its rook, and (with
+    ``castle_path_safe``) no cell of the king's path attacked once the rook has left it:
+    in Chess960 the rook may stand between the king and an enemy on the rank (a queen
+    on a1, the rook on b1, the king on c1), and castling must not uncover the king. A
+    rook on the board's edge (standard chess) shields nothing and stays (``lift_rook``)."""
     cdef const TablesRec* t = p.t
     cdef const CastlingRec* c
     cdef int i, j, them = p.side ^ 1
     cdef bint ok
+    cdef piece_t rook
     for i in range(t.n_castling):
         c = &t.castling[i]
         if c.side != p.side or not (p.castling >> i) & 1:
@@ -198,10 +204,15 @@ cdef int gen_castling(PosRec* p, move_t* out, int n) noexcept nogil:
                 ok = False
                 break
         if ok and t.castle_path_safe:
+            rook = p.board[c.rook_from]
+            if c.lift_rook:
+                p.board[c.rook_from] = 0
             for j in range(c.n_safe):
                 if pos_attacked(p, c.safe[j], them):
                     ok = False
                     break
+            if c.lift_rook:
+                p.board[c.rook_from] = rook
         if ok:
             out[n] = make_move_code(c.king_from, c.king_to, i, KIND_CASTLE)
             n += 1

@@ -19,7 +19,7 @@ from engine.movegen cimport generate_moves, generate_noisy
 from engine.evaluate cimport evaluate, EvalTables
 from engine.tt cimport tt_probe, tt_store, TTEntry, TranspositionTable, BOUND_EXACT, \
     BOUND_LOWER
-from engine.board cimport Board
+from engine.board cimport Board, uci_text
 from engine.searchkit cimport SearchLimits, limits_reset, enter_node, is_noisy, mvv_lva, pick, \
     history_add, history_age, bound_of, bound_cuts
 
@@ -446,6 +446,7 @@ cdef class Searcher(SearchLimits):
     cdef list root_uci
     cdef tuple names
     cdef list letters
+    cdef object tables          # the board's tables, which the copied position points into
 
     def __cinit__(self):
         cdef int d, m
@@ -469,6 +470,7 @@ cdef class Searcher(SearchLimits):
         cdef move_t moves[MAX_MOVES]
         cdef int n, i, k = 0
         memcpy(self.pos, board.p, sizeof(PosRec))
+        self.tables = board._tables
         self.names = board.variant.geometry.names
         self.letters = board.variant.letters
         self.ev = ev
@@ -545,10 +547,7 @@ cdef class Searcher(SearchLimits):
         return [self._uci(self.s.pv[0][i]) for i in range(self.s.pv_len[0])]
 
     cdef str _uci(self, move_t m):
-        text = self.names[move_from(m)] + self.names[move_to(m)]
-        if move_kind(m) == KIND_PROMO:
-            text += self.letters[move_extra(m)]
-        return text
+        return uci_text(self.names, self.letters, self.pos.t, m)
 
     def static_eval(self) -> int:
         return evaluate(self.pos, self.s.ev)

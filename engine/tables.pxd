@@ -1,10 +1,10 @@
 # Move and hash tables compiled from a variant description (engine/variant.py).
-from engine.types cimport cell_t, key_t, MAX_CELLS, MAX_VECTORS, MAX_TYPES, MAX_CODES, \
-    MAX_CASTLING, MAX_CASTLE_PATH, MAX_PAWN_CAPS
+from engine.types cimport cell_t, key_t, move_t, MAX_CELLS, MAX_VECTORS, MAX_TYPES, MAX_CODES, \
+    MAX_CASTLING, MAX_CASTLE_PATH, MAX_PAWN_CAPS, KIND_CASTLE, move_to, move_extra, move_kind
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 
 cdef struct CastlingRec:
-    int side
+    int side                            # -1: a right this position's setup lacks (Chess960)
     int king_from
     int king_to
     int rook_from
@@ -13,6 +13,10 @@ cdef struct CastlingRec:
     cell_t empty[MAX_CASTLE_PATH]
     int n_safe                          # cells the king stands on or crosses
     cell_t safe[MAX_CASTLE_PATH]
+    int uci_to                          # the target UCI writes: king_to, or in Chess960
+                                        # rook_from (king takes rook)
+    bint lift_rook                      # a cell lies beyond the rook on the rank: test the
+                                        # king's path without it (it may shield the king)
 
 cdef struct TablesRec:
     int ncells
@@ -60,3 +64,11 @@ cdef struct TablesRec:
 
 cdef class CompiledTables:
     cdef TablesRec rec
+    cdef readonly tuple castling        # the castling records (plain data), per right index
+
+
+cdef inline int uci_target(const TablesRec* t, move_t m) noexcept nogil:
+    """The cell a move's UCI text names as its target (a castling move's: ``uci_to``)."""
+    if move_kind(m) == KIND_CASTLE:
+        return t.castling[move_extra(m)].uci_to
+    return move_to(m)

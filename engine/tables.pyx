@@ -2,6 +2,7 @@
 
 The layout of every table is documented in tables.pxd; this module only copies.
 """
+from libc.string cimport memcpy
 from engine.types cimport MAX_CELLS, MAX_VECTORS, MAX_TYPES, MAX_CASTLING, MAX_CASTLE_PATH, \
     MAX_PAWN_CAPS, MAX_PIECES, MAX_MOVES, NO_CELL
 
@@ -82,27 +83,8 @@ cdef class CompiledTables:
         for i, v in enumerate(d["promo_types"]):
             t.promo_types[i] = v
 
-        if len(d["castling"]) > MAX_CASTLING:
-            raise ValueError("too many castling rights")
-        t.n_castling = len(d["castling"])
-        for a in range(MAX_CELLS):
-            t.castle_clear[a] = 0
-        for i, c in enumerate(d["castling"]):
-            if len(c["empty"]) > MAX_CASTLE_PATH or len(c["safe"]) > MAX_CASTLE_PATH:
-                raise ValueError("castling path too long")
-            t.castling[i].side = c["side"]
-            t.castling[i].king_from = c["king_from"]
-            t.castling[i].king_to = c["king_to"]
-            t.castling[i].rook_from = c["rook_from"]
-            t.castling[i].rook_to = c["rook_to"]
-            t.castling[i].n_empty = len(c["empty"])
-            for j, a in enumerate(c["empty"]):
-                t.castling[i].empty[j] = a
-            t.castling[i].n_safe = len(c["safe"])
-            for j, a in enumerate(c["safe"]):
-                t.castling[i].safe[j] = a
-            t.castle_clear[c["king_from"]] |= 1 << i
-            t.castle_clear[c["rook_from"]] |= 1 << i
+        _fill_castling(t, d["castling"])
+        self.castling = tuple(d["castling"])
 
         t.royal_check = d["royal_check"]
         t.castle_path_safe = d["castle_path_safe"]
@@ -115,3 +97,53 @@ cdef class CompiledTables:
             t.z_castling[i] = d["z_castling"][i]
         for a in range(ncells):
             t.z_ep[a] = d["z_ep"][a]
+
+    def with_castling(self, castling) -> CompiledTables:
+        """A copy of these tables with other castling rights (Chess960: each start
+        position castles with its own rooks). ``castling`` holds a record per right
+        index, as engine/variant.py compiles them, or None for a right that does not
+        exist; the indices, and so the Zobrist keys of the rights, stay the same."""
+        if len(castling) != self.rec.n_castling:
+            raise ValueError("a castling record (or None) is needed per right")
+        cdef CompiledTables out = CompiledTables.__new__(CompiledTables)
+        memcpy(&out.rec, &self.rec, sizeof(TablesRec))
+        _fill_castling(&out.rec, castling)
+        out.castling = tuple(castling)
+        return out
+
+
+cdef _fill_castling(TablesRec* t, castling):
+    """Copy the castling records (None: a right that does not exist) and the rights each
+    cell's move clears."""
+    cdef int i, j, a
+    if len(castling) > MAX_CASTLING:
+        raise ValueError("too many castling rights")
+    for c in castling:
+        if c is not None and (len(c["empty"]) > MAX_CASTLE_PATH
+                              or len(c["safe"]) > MAX_CASTLE_PATH):
+            raise ValueError("castling path too long")
+    t.n_castling = len(castling)
+    for a in range(MAX_CELLS):
+        t.castle_clear[a] = 0
+    for i, c in enumerate(castling):
+        if c is None:
+            t.castling[i].side = -1
+            t.castling[i].king_from = t.castling[i].king_to = NO_CELL
+            t.castling[i].rook_from = t.castling[i].rook_to = t.castling[i].uci_to = NO_CELL
+            t.castling[i].n_empty = t.castling[i].n_safe = t.castling[i].lift_rook = 0
+            continue
+        t.castling[i].side = c["side"]
+        t.castling[i].king_from = c["king_from"]
+        t.castling[i].king_to = c["king_to"]
+        t.castling[i].rook_from = c["rook_from"]
+        t.castling[i].rook_to = c["rook_to"]
+        t.castling[i].uci_to = c["uci_to"]
+        t.castling[i].lift_rook = c["lift_rook"]
+        t.castling[i].n_empty = len(c["empty"])
+        for j, a in enumerate(c["empty"]):
+            t.castling[i].empty[j] = a
+        t.castling[i].n_safe = len(c["safe"])
+        for j, a in enumerate(c["safe"]):
+            t.castling[i].safe[j] = a
+        t.castle_clear[c["king_from"]] |= 1 << i
+        t.castle_clear[c["rook_from"]] |= 1 << i

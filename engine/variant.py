@@ -8,6 +8,7 @@ key, everything else replaces.
 """
 from __future__ import annotations
 
+import copy
 import random
 import sys
 import tomllib
@@ -34,6 +35,10 @@ SCHEMA = {
     "pawn": (dict, {}, "Pawn rules (see `pawn.*`)."),
     "castling": (list, [], "White's castling moves (see `castling[]`); Black's are mirrored."),
     "end": (dict, {}, "How games end (see `end.*`)."),
+    "chess960": (bool, False, "Whether `UCI_Chess960` may play the variant's Fischer-random form: "
+                              "castling rights name their rook (X-FEN, Shredder-FEN), the king and "
+                              "rook end on the cells of `castling[]`, moves are written "
+                              "king-takes-rook."),
 }
 PIECE_SCHEMA = {
     "slide": (list, [], "Vector classes the piece slides along: W orthogonal, F diagonal."),
@@ -71,6 +76,9 @@ END_SCHEMA = {
 SUB_SCHEMAS = {"pawn": PAWN_SCHEMA, "end": END_SCHEMA}
 INSUFFICIENT_RULES = ("lone_minor", "same_colour_bishops")
 ZOBRIST_SEED = 0x5155414E54554D  # fixed: keys must be the same in every run (bench signature)
+# Chess960 tables kept per variant, one per castling setup (a position's own tables live as
+# long as its board does): a game needs one, a GUI's analysis of many FENs a few.
+SETUP_CACHE = 64
 
 
 def _check(table: dict, schema: dict, where: str) -> dict:
@@ -135,6 +143,7 @@ class VariantSpec:
     pawn: dict
     castling: tuple
     end: dict
+    chess960: bool
 
 
 def load_spec(name: str) -> VariantSpec:
@@ -182,6 +191,7 @@ class Variant:
             if rule not in INSUFFICIENT_RULES:
                 raise ValueError(f"{spec.name}: unknown insufficient-material rule {rule!r}")
         self.castling_letters = []   # per right index: FEN letter
+        self.chess960 = False        # the standard form; fischer_random() gives the other
         self.tables_data = self._compile()
         self.tables = CompiledTables(self.tables_data)
 
@@ -275,14 +285,11 @@ class Variant:
                 kf, kt, rf, rt = cells["king"], cells["king_to"], cells["rook"], cells["rook_to"]
                 if g.coords[kf][1] != g.coords[rf][1] or g.coords[kt][1] != g.coords[kf][1]:
                     raise ValueError(f"{spec.name}: castling must stay on one rank")
-                king_path = self._span(kf, kt)
-                rook_path = self._span(rf, rt)
-                empty = sorted((king_path | rook_path) - {kf, rf})
-                castling.append({"side": side, "king_from": kf, "king_to": kt,
-                                 "rook_from": rf, "rook_to": rt, "empty": empty,
-                                 "safe": sorted(king_path),
-                                 "letter": c["fen"].upper() if side == 0 else c["fen"].lower()})
+                letter = c["fen"].upper() if side == 0 else c["fen"].lower()
+                castling.append(self._castling_record(side, kf, kt, rf, rt, letter, kt))
         castling.sort(key=lambda c: c["side"])
+        if spec.chess960 and {c["letter"].lower() for c in castling} & set(g.files):
+            raise ValueError(f"{spec.name}: Chess960 castling letters must not be file letters")
         self.castling_letters = [c["letter"] for c in castling]
         bound = move_bound(nxt, slide_mask, leap_mask, self.pawn_type, len(caps),
                            len(promo_types), castling)
@@ -314,6 +321,53 @@ class Variant:
             "z_ep": [r64() for _ in range(g.ncells)],
             "move_bound": bound,
         }
+
+    def _castling_record(self, side, kf, kt, rf, rt, letter, uci_to) -> dict:
+        """One castling right as the core's tables hold it: the king from ``kf`` to ``kt``
+        and the rook from ``rf`` to ``rt``; every cell of both paths empty but the king and
+        that rook, the king's path safe (``lift_rook``: tested without the rook, unless it
+        stands on the board's edge, where it can shield nothing); ``letter`` in FEN,
+        ``uci_to`` the cell UCI names as the move's target (the king's target, or the
+        rook's cell in Chess960)."""
+        g = self.geometry
+        king_path = self._span(kf, kt)
+        rook_path = self._span(rf, rt)
+        (xk, y), (xr, _) = g.coords[kf], g.coords[rf]
+        beyond = g.cell_at(xr + (1 if xr > xk else -1), y)
+        return {"side": side, "king_from": kf, "king_to": kt, "rook_from": rf, "rook_to": rt,
+                "empty": sorted((king_path | rook_path) - {kf, rf}),
+                "safe": sorted(king_path), "letter": letter, "uci_to": uci_to,
+                "lift_rook": beyond >= 0}
+
+    # -- Chess960 --------------------------------------------------------------------------
+    def fischer_random(self) -> Variant:
+        """This variant's Chess960 form (``load_variant(name, chess960=True)``): the same
+        compiled tables, but each position castles with the rooks its FEN names
+        (``castling_tables``), and castling moves are written king-takes-rook."""
+        if not self.spec.chess960:
+            raise ValueError(f"{self.name} has no Chess960 form (UCI_Chess960 must be false)")
+        form = copy.copy(self)
+        form.chess960 = True
+        form.castling_tables = lru_cache(maxsize=SETUP_CACHE)(form._setup_tables)
+        return form
+
+    def _setup_tables(self, setup: tuple):
+        """Tables whose castling rights are ``setup``: per right of the standard form
+        (same index, side and wing) the cells (king, rook) it castles from in this
+        position, or None where the position has no such right. The king and rook end
+        on the standard right's targets, as Chess960 wants."""
+        g = self.geometry
+        records = []
+        for std, cells in zip(self.tables_data["castling"], setup):
+            if cells is None:
+                records.append(None)
+                continue
+            kf, rf = cells
+            letter = g.files[g.coords[rf][0]]
+            records.append(self._castling_record(std["side"], kf, std["king_to"], rf,
+                                                 std["rook_to"], letter.upper() if std["side"] == 0
+                                                 else letter, rf))
+        return self.tables.with_castling(records)
 
     def _span(self, a: int, b: int) -> set[int]:
         """Cells from a to b inclusive along their rank."""
@@ -391,10 +445,17 @@ def resolve_name(name: str) -> str:
     return _aliases()[key]
 
 
+def load_variant(name: str, chess960: bool = False) -> Variant:
+    """The compiled variant for a name or alias, or its Chess960 form; compiled once per
+    process. ValueError for an unknown name or a variant without a Chess960 form."""
+    return _load(resolve_name(name), bool(chess960))
+
+
 @lru_cache(maxsize=None)
-def load_variant(name: str) -> Variant:
-    """The compiled variant for a name or alias; compiled once per process."""
-    return Variant(load_spec(resolve_name(name)))
+def _load(name: str, chess960: bool) -> Variant:
+    if chess960:
+        return _load(name, False).fischer_random()
+    return Variant(load_spec(name))
 
 
 def schema_markdown() -> str:

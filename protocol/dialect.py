@@ -169,6 +169,7 @@ def display_lines(engine: Engine) -> list[str]:
               f"Fen: {board.fen()}",
               f"Key: {board.key:016X}",
               f"Variant: {engine.variant}",
+              f"Chess960: {'true' if engine.chess960 else 'false'}",
               f"Side to move: {'white' if board.turn == 'w' else 'black'}",
               f"Legal moves: {len(board.legal_moves())}"]
     outcome = board.outcome()

@@ -155,6 +155,10 @@ def default_options() -> OptionRegistry:
                on_change=setter("move_overhead_ms")),
         Option("Ponder", "check", False),
         dialect.variant_option(),
+        # The 2006 spec's Chess960 switch, as Stockfish has it: FEN castling fields name
+        # rooks, castling is written king-takes-rook (docs/protocol.md).
+        Option("UCI_Chess960", "check", False,
+               on_change=lambda engine, on: engine.set_chess960(on)),
         Option("UCI_LimitStrength", "check", False, on_change=setter("limit_strength")),
         Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, on_change=setter("elo")),
         Option("Level", "combo", "hard", vars=LEVEL_NAMES,

@@ -41,7 +41,8 @@ KEYWORDS = ["uci", "isready", "ucinewgame", "setoption", "name", "value", "UCI_V
             "position", "startpos", "fen", "moves", "go", "perft", "depth", "wtime",
             "btime", "winc", "binc", "movestogo", "nodes", "mate", "movetime", "infinite",
             "ponder", "searchmoves", "stop", "ponderhit", "d", "quit", "debug", "register",
-            "-", "w", "b", "KQkq", "e2e4", "e7e5", "a1a1", "f5f6", "b9b10c", "e7e8q"]
+            "-", "w", "b", "KQkq", "e2e4", "e7e5", "a1a1", "f5f6", "b9b10c", "e7e8q",
+            "UCI_Chess960", "true", "HAha", "e1h1"]
 SAFE_CHARS = st.characters(blacklist_categories=("Nd", "Cs"), blacklist_characters="\n\r")
 NO_NEWLINE = st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r")
 
@@ -109,6 +110,8 @@ def bad_fen_lines(draw):
 def setoption_lines():
     return st.one_of(
         st.builds("setoption name UCI_Variant value {}".format, st.sampled_from(VARIANT_WORDS)),
+        st.builds("setoption name UCI_Chess960 value {}".format,
+                  st.sampled_from(["true", "false", "True", "yes", "1", ""])),
         st.builds("setoption name {} value {}".format,
                   st.sampled_from(["uci_variant", "UCI_VARIANT", "Hash", "Threads", "", "value"]),
                   st.sampled_from(VARIANT_WORDS + NUMBERS)),

@@ -30,6 +30,7 @@ HANDSHAKE_OPTIONS = [
     "option name Ponder type check default false",
     "option name UCI_Variant type combo default chess "
     + " ".join(f"var {name}" for name in game_names()),
+    "option name UCI_Chess960 type check default false",
     "option name UCI_LimitStrength type check default false",
     "option name UCI_Elo type spin default 1500 min 800 max 2800",
     "option name Level type combo default hard var beginner var easy var normal var hard "
