@@ -85,6 +85,50 @@ def _run_profile(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_book(args: argparse.Namespace) -> int:
+    """``book [FEN | moves]``: the book's moves in a position of standard chess (a FEN, or
+    moves in UCI or SAN from the start): games, share and score, and the opening's name."""
+    import chess
+
+    from engine import book, openings
+
+    words = args.position
+    moves = []
+    given_fen = bool(words) and "/" in words[0]
+    if given_fen:
+        fen = " ".join(words)
+    else:
+        board = chess.Board()
+        for word in words:
+            try:
+                move = board.parse_uci(word) if len(word) in (4, 5) and word[1].isdigit() \
+                    else board.parse_san(word)
+            except ValueError:
+                raise ValueError(f"{word!r} is not a legal move here (in UCI or SAN)") \
+                    from None
+            moves.append(move.uci())
+            board.push(move)
+        fen = board.fen()
+    source = book.load(args.file) if args.file else book.quantum_book()
+    found = source.lookup(fen)
+    named = openings.name_of([], fen) if given_fen else openings.name_of(moves)
+    print(f"position: {fen}")
+    if named is not None:
+        print(f"opening: {named.eco} {named.name}")
+    if not found:
+        print("not in the book")
+        return 0
+    total = sum(m.games for m in found)
+    print(f"{'move':8}{'games' if source.scored else 'weight':>8}{'share':>8}"
+          f"{'score' if source.scored else '':>8}   ({total} in all)")
+    for m in found:
+        score = f"{m.score * 100:7.1f}%" if m.score is not None else ""
+        print(f"{m.uci:8}{m.games:8}{m.share * 100:7.1f}%{score}")
+    if not source.scored:
+        print("(a Polyglot book: weights only, no score is known)")
+    return 0
+
+
 def _run_serve(args: argparse.Namespace) -> int:
     """``serve``: the web board (docs/web.md). Like ``uci``, a front end started from the
     console script: the import happens here, at call time."""
@@ -94,7 +138,7 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"uci": _run_uci, "perft": _run_perft, "bench": _run_bench, "profile": _run_profile,
-            "serve": _run_serve}
+            "serve": _run_serve, "book": _run_book}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -116,6 +160,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="search fixed positions; print nodes and speed")
     bench.add_argument("depth", type=int, nargs="?", default=None,
                        help="search depth (default: the bench depth)")
+    book = sub.add_parser("book", help="the opening book's moves in a chess position, "
+                                       "with their games, share and score")
+    book.add_argument("position", nargs="*", help="a FEN, or moves from the start (UCI or "
+                                                  "SAN); none: the start position")
+    book.add_argument("--file", default="", help="a Polyglot book or a Quantum Book "
+                                                 "(default: the Quantum Book)")
     serve = sub.add_parser("serve", help="play the five games in the browser: a web "
                                          "server on this machine (docs/web.md)")
     serve.add_argument("--host", default="127.0.0.1",

@@ -181,6 +181,11 @@ cdef class Board:
     def halfmove_clock(self) -> int:
         return self.p.halfmove
 
+    @property
+    def fullmove(self) -> int:
+        """The FEN's move number: 1 at the start, one more after each Black move."""
+        return self.p.fullmove
+
     def is_check(self) -> bool:
         return self.variant.royal_check and pos_in_check(self.p)
 

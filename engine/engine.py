@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import threading
 
-from engine import adaptive, alea, aleasearch, bench, levels
+from engine import adaptive, alea, aleasearch, bench, book, levels
 from engine.aleacore import AleaCore
 from engine.belief import Belief, FogHistory, check_history
 from engine.board import Board, PerftStop
@@ -115,6 +115,8 @@ class Engine:
         self._clock_box: list = _ClockBox()
         self._rng = random.Random()
         self.multipv = 1
+        self.own_book = False       # OwnBook: play the book's moves in the opening
+        self._book_file = ""        # BookFile: empty is the Quantum Book
         self.move_overhead_ms = DEFAULT_MOVE_OVERHEAD_MS
         self.level = "hard"
         self.limit_strength = False
@@ -174,6 +176,37 @@ class Engine:
         self.level = name
         if self.adaptive_on:
             self.adaptive.profile()             # read now, so a bad file is reported now
+
+    # -- the opening book -----------------------------------------------------------------
+    def set_book_file(self, path: str) -> None:
+        """``BookFile``: a Polyglot book or a Quantum Book (empty: the Quantum Book);
+        ValueError, and the old file stays, when it cannot be read as one."""
+        path = path.strip()
+        book.load(path or str(book.BOOK_PATH))        # read now: a bad file is said now
+        self._book_file = path
+
+    def opening_book(self) -> book.Book:
+        """The book ``BookFile`` names (the Quantum Book by default)."""
+        return book.load(self._book_file or str(book.BOOK_PATH))
+
+    def book_choice(self, limits: GoLimits) -> book.BookMove | None:
+        """With ``OwnBook``, the move to play from the book in the current position: in
+        standard chess (Alea: in its free opening, and with dice where the move is
+        playable) within the first ``book.MAX_PLIES`` plies, drawn in proportion to the
+        book's games. None for an analysis (``infinite``, ``ponder``, ``searchmoves``,
+        ``depth``, ``nodes``, ``mate``) or where the book has nothing."""
+        if not self.own_book or limits.infinite or limits.ponder or limits.searchmoves \
+                or limits.depth or limits.nodes or limits.mate:
+            return None
+        board = self._board
+        if self._variant != "chess" or self._fog is not None or \
+                2 * (board.fullmove - 1) + (board.turn == "b") >= book.MAX_PLIES:
+            return None
+        moves = self.opening_book().lookup(board.fen(), self._chess960)
+        if self._alea is not None and not self._alea.classic:
+            playable = set(self.legal_moves())
+            moves = [m for m in moves if m.uci in playable]
+        return book.choose(moves, self._rng) if moves else None
 
     # -- the adaptive level ---------------------------------------------------------------
     @property
@@ -271,6 +304,14 @@ class Engine:
         """
         self.stop()
         self.wait()
+        chosen = self.book_choice(limits)
+        if chosen is not None:
+            def answer():
+                on_info(SearchInfo(depth=0, string=f"book {chosen.uci} games {chosen.games} "
+                                                    f"share {chosen.share:.3f}"))
+                on_bestmove(BestMove(chosen.uci))
+            self._launch("search", answer, Searcher(), _ClockBox(armed=True))
+            return
         board = self._board.copy()
         ev = self.adaptive.tables(self._variant, board.turn) if self.adaptive_on \
             else eval_tables(self._variant)

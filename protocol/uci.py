@@ -154,6 +154,8 @@ def default_options() -> OptionRegistry:
         Option("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000,
                on_change=setter("move_overhead_ms")),
         Option("Ponder", "check", False),
+        Option("OwnBook", "check", False, on_change=setter("own_book")),
+        Option("BookFile", "string", "", on_change=lambda engine, path: engine.set_book_file(path)),
         dialect.variant_option(),
         # The 2006 spec's Chess960 switch, as Stockfish has it: FEN castling fields name
         # rooks, castling is written king-takes-rook (docs/protocol.md).

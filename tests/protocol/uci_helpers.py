@@ -28,6 +28,8 @@ HANDSHAKE_OPTIONS = [
     "option name MultiPV type spin default 1 min 1 max 64",
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Ponder type check default false",
+    "option name OwnBook type check default false",
+    "option name BookFile type string default <empty>",
     "option name UCI_Variant type combo default chess "
     + " ".join(f"var {name}" for name in game_names()),
     "option name UCI_Chess960 type check default false",
