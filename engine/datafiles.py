@@ -1,7 +1,8 @@
 """The data files the engine reads, and the start-up check that every one is there.
 
-The variant descriptions (``variants/<name>.toml``) and each variant's evaluation weights
-(``params/<name>.toml``) ship inside the package. A missing or unreadable file means an
+The variant descriptions (``variants/<name>.toml``), each variant's evaluation weights
+(``params/<name>.toml``), the Quantum Book and the opening names (``books/``) ship inside
+the package. A missing or unreadable file means an
 incomplete installation: ``check`` names it and ``quantum`` refuses to start, instead of
 playing on a default (an install without its params once evaluated every position as 0).
 """
@@ -31,4 +32,21 @@ def check() -> list[str]:
             raise
         except (OSError, ValueError) as exc:    # tomllib's errors are ValueErrors
             raise DataFileError(f"{name}: a shipped data file cannot be read: {exc}") from None
+    _check_books()
     return names
+
+
+def _check_books() -> None:
+    """The book files open and start as they should (read whole only when used)."""
+    from engine.book import BOOK_PATH, MAGIC
+    from engine.openings import OPENINGS_PATH
+
+    for path, start in ((BOOK_PATH, MAGIC), (OPENINGS_PATH, b"# Opening names")):
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(len(start))
+        except OSError as exc:
+            raise DataFileError(f"{path} is missing or unreadable ({exc.strerror or exc}): "
+                                "the installation is incomplete (reinstall Quantum)") from None
+        if head != start:
+            raise DataFileError(f"{path} is damaged: reinstall Quantum")
