@@ -115,6 +115,17 @@ def parse_token(token: str) -> tuple[Action, str | None]:
     return Action(m[1] or MOVE, m[2]), m[3] or None
 
 
+def chess_moves(tokens) -> list[str]:
+    """The chess moves under Alea tokens: each action's move (a promotion with the piece
+    the die gave; a reroll moves nothing)."""
+    moves = []
+    for token in tokens:
+        action, promotion = parse_token(token)
+        if action.kind != REROLL:
+            moves.append(action.move + (promotion or ""))
+    return moves
+
+
 def format_token(action: Action, promotion: str | None = None) -> str:
     if action.kind == REROLL:
         return REROLL
@@ -391,12 +402,11 @@ class AleaReferee(Referee):
     def board_moves(self, rec: GameRecord) -> tuple[str, list[str]]:
         """The chess game under the tokens: the start position and each action's move (a
         promotion with the piece the die gave; a reroll moves nothing)."""
-        moves = []
-        for token in self.tokens:
-            action, promotion = parse_token(token)
-            if action.kind != REROLL:
-                moves.append(action.move + (promotion or ""))
-        return " ".join(self.initial_fen.split()[:6]), moves
+        return " ".join(self.initial_fen.split()[:6]), chess_moves(self.tokens)
+
+    def opening_line(self, rec: GameRecord) -> tuple[str, list[str]]:
+        """Alea is played on a chess board: its board moves are a chess line (A23)."""
+        return self.board_moves(rec)
 
     # -- undo (A18) -------------------------------------------------------------------------
     def mark(self) -> Mark:

@@ -100,6 +100,7 @@ class GameRecord:
     crashed: int | None = None           # side whose engine died, hung or never started
     stderr: list = field(default_factory=list)  # the crashed engine's last stderr lines
     opening_plies: int = 0               # how many of ``moves`` the opening played
+    chess960: bool = False               # a Chess960 game (adapters/chess960.py)
     # Alea (adapters/alea_referee.py): the dice shown before each of ``moves`` (``"nq"``;
     # ``"-"`` none in the dice phase; None in the free phase), and extra PGN tags.
     dice: list = field(default_factory=list)
@@ -246,7 +247,11 @@ HIDDEN_MOVE = "?"                       # a move list entry its reader did not s
 
 class Referee:
     """The perfect-information game: each side is told the whole position (the start
-    position and every move since, in UCI) and both clocks; nothing is left to chance."""
+    position and every move since, in UCI) and both clocks; nothing is left to chance.
+    ``chess960``: whether engines are to play it with ``UCI_Chess960`` on (only
+    adapters/chess960.py's ``Chess960Referee`` says yes)."""
+
+    chess960 = False
 
     def message_for(self, side: int, board: Board, rec: GameRecord,
                     clocks: Clocks) -> tuple[str, str]:
@@ -309,6 +314,12 @@ class Referee:
     def board_moves(self, rec: GameRecord) -> tuple[str, list[str]]:
         """The game on a plain board: the start FEN and the board moves of its answers."""
         return rec.initial_fen, list(rec.moves)
+
+    def opening_line(self, rec: GameRecord) -> tuple[str, list[str]] | None:
+        """The game as a line of standard chess for the book and the opening names
+        (adapters/book_sight.py): its start FEN and moves; None where the game is not
+        standard chess (Grand, hex, Fog of War: there the book and names do not apply)."""
+        return self.board_moves(rec) if rec.variant == "chess" else None
 
     def shows_clock(self, viewer: int | None, side: int, rec: GameRecord) -> bool:
         """Whether ``viewer`` (None: a spectator) is shown ``side``'s clock: always."""

@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 
 from adapters.arbiter import (GRACE, Clocks, GameOver, GameRecord, Referee, TimeControl,
                               last_cells, pieces_of, referee_for)
+from adapters import book_sight
 from adapters.draws import parse_score
 from adapters.uci_engine import EngineError
 from engine.board import Board
@@ -81,17 +82,26 @@ def _crash(rec: GameRecord, side: int, reason: str, exc: EngineError) -> GameRec
     return _lose(rec, side, reason)
 
 
-def _start(player, variant: str) -> None:
+def _start(player, variant: str, chess960: bool = False) -> None:
     """Start a game: a player's own ``start_game``, else the UCI way. Plain chess engines
     need not know UCI_Variant; an engine that played another variant before is told to
-    switch back. EngineError when the engine does not answer."""
+    switch back. ``chess960``: the engine is told ``UCI_Chess960 true`` (after the
+    variant, which some engines refuse while it is on), and ``false`` again (before the
+    variant) for its next game that is not Chess960. EngineError when the engine does
+    not answer."""
     start = getattr(player, "start_game", None)
     if start is not None:
         start(variant)
         return
+    if getattr(player, "chess960", False) and not chess960:
+        player.send("setoption name UCI_Chess960 value false")
+        player.chess960 = False
     if variant != "chess" or getattr(player, "variant", "chess") != variant:
         player.send(f"setoption name UCI_Variant value {variant}")
         player.variant = variant
+    if chess960 and not getattr(player, "chess960", False):
+        player.send("setoption name UCI_Chess960 value true")
+        player.chess960 = True
     player.new_game()
 
 
@@ -161,6 +171,8 @@ class SideView:
     draw_offer: int | None      # the side whose draw offer stands
     undos_left: int | None
     extra: dict = field(default_factory=dict)
+    opening: dict | None = None     # the opening's name (adapters/book_sight.py)
+    book: dict | None = None        # the Quantum Book's moves for this position
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -219,7 +231,7 @@ class GameSession:
         it) and play the opening; then the first turn begins."""
         for side, player in enumerate(self.players):
             try:
-                _start(player, self.variant)
+                _start(player, self.variant, self.referee.chess960)
             except EngineError as exc:
                 player.kill()           # dead, or deaf to isready: unusable either way
                 _crash(self.rec, side, f"{player.name} failed to start the game: {exc}", exc)
@@ -494,7 +506,7 @@ class GameSession:
             clocks=clocks, increment=self.tc.inc if self.tc else 0.0, result=result,
             draw_offer=self.draw_offer,
             undos_left=None if viewer is None else self.undos_left[viewer],
-            extra=sight.extra)
+            extra=sight.extra, **book_sight.sight(self.referee.opening_line(rec)))
 
 
 def play_game(white, black, variant: str, tc: TimeControl | None,

@@ -311,6 +311,8 @@ class HumanPlayer:
         if view.lost:
             self.say(f"You lost a piece on {', '.join(view.lost)} (now out of sight).")
         self.say_clocks(view)
+        for text in opening_lines(view):
+            self.say(text)
         if session.variant == "alea":
             for text in alea_lines(view):
                 self.say(text)
@@ -337,6 +339,29 @@ class HumanPlayer:
 
 
 # -- what a person is shown ------------------------------------------------------------
+BOOK_SHOWN = 5                  # the book's moves the terminal lists
+
+
+def opening_lines(view: SideView) -> list[str]:
+    """The opening's name, the Quantum Book's moves (share, score for the side to move,
+    games) and the move that left the book (A23)."""
+    out = []
+    if view.opening:
+        out.append(f"Opening: {view.opening['eco']} {view.opening['name']}")
+    book = view.book
+    if book and book["moves"]:
+        parts = [f"{m['text']} {m['share']:.0%}"
+                 + ("" if m["score"] is None else f" (scores {m['score']:.0%})")
+                 for m in book["moves"][:BOOK_SHOWN]]
+        out.append(f"Book ({book['games']:,} games): {', '.join(parts)}")
+    if book and book["left"]:
+        left = book["left"]
+        number = (left["ply"] + 1) // 2
+        dots = "." if left["side"] == 0 else "..."
+        out.append(f"{COLOUR[left['side']]} left the book with {number}{dots}{left['text']}.")
+    return out
+
+
 def last_move_lines(view: SideView, variant: str) -> list[str]:
     """The opponent's last move (a Fog of War player only learns that it moved), and in
     Alea the promotion die's result and a reroll just spent."""

@@ -1,0 +1,137 @@
+"""What the opening shows a player (adapters/book_sight.py, A23): the book's moves with
+their share, games and score, only in the first 24 plies of a position at least 20 games
+reached, the move that leaves the book, and the opening's name — checked against games
+counted here by python-chess's own PGN reader, through the game session of every game
+and the terminal."""
+from __future__ import annotations
+
+import collections
+import io
+
+import chess
+import chess.pgn
+import chess.polyglot
+import pytest
+
+from adapters import book_sight
+from adapters.session import GameSession
+from adapters.terminal import opening_lines
+from engine import book
+from testkit import refdata
+
+START = chess.STARTING_FEN
+
+
+class Person:
+    def __init__(self, name: str):
+        self.name, self.id_name = name, None
+
+    def start_game(self, variant):
+        pass
+
+
+def session(variant: str, opening=()) -> GameSession:
+    s = GameSession(variant, Person("Ann"), Person("Bob"), None, opening=opening)
+    s.start()
+    return s
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """A Quantum Book of tests/data/book_sample.pgn, and that file's games counted by
+    python-chess: {position key: {move: [games, wins of the side to move, draws]}}."""
+    path = refdata("book_sample.pgn")
+    stats, _ = book.tally_pgn(path)
+    entries = [book.Entry(key, move, *cell) for key, moves in stats.items()
+               for move, cell in moves.items()]
+    counts: dict = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0, 0]))
+    with open(path, encoding="latin-1") as fh:
+        while (game := chess.pgn.read_game(fh)) is not None:
+            result = game.headers.get("Result")
+            if result not in ("1-0", "0-1", "1/2-1/2"):
+                continue
+            board = game.board()
+            for ply, move in enumerate(game.mainline_moves()):
+                if ply == book.MAX_PLIES:
+                    break
+                mover_won = result == ("1-0" if board.turn == chess.WHITE else "0-1")
+                cell = counts[chess.polyglot.zobrist_hash(board)][move.uci()]
+                cell[0] += 1
+                cell[1] += mover_won
+                cell[2] += result == "1/2-1/2"
+                board.push(move)
+    return entries, counts
+
+
+def test_the_book_shows_what_the_games_played(sample, tmp_path):
+    """Along the sample's most played line: each position's moves, shares, games and
+    scores as python-chess counts them, shown while at least 20 games reached it; the
+    move out of the book is flagged, and nothing is shown once the line is neither in
+    nor just out of the book."""
+    entries, counts = sample
+    path = tmp_path / "sample.qbk"
+    book.write_book(path, entries)
+    source = book.Book(path)
+    board, moves, left_seen = chess.Board(), [], False
+    while True:
+        here = counts.get(chess.polyglot.zobrist_hash(board), {})
+        games = sum(c[0] for c in here.values())
+        line = book_sight.book_line(START, moves, source)
+        if games < book.MIN_GAMES:
+            assert line is not None and line["moves"] == [] and line["left"] is not None
+            assert line["left"]["ply"] == len(moves) and line["left"]["side"] == (len(moves) - 1) % 2
+            left_seen = True
+            break
+        assert line["games"] == games and line["left"] is None and line["ply"] == len(moves)
+        shown = {m["move"]: m for m in line["moves"]}
+        assert set(shown) == set(here)
+        for uci, (n, won, drawn) in here.items():
+            assert shown[uci]["games"] == n
+            assert shown[uci]["share"] == pytest.approx(n / games, abs=1e-4)
+            assert shown[uci]["score"] == pytest.approx((won + drawn / 2) / n, abs=1e-4)
+            assert shown[uci]["text"] == board.san(chess.Move.from_uci(uci))
+        best = max(here, key=lambda u: here[u][0])
+        moves.append(best)
+        board.push_uci(best)
+    assert left_seen
+    away = book_sight.book_line(START, ["g2g4", "a7a5", "g1h3", "a5a4"], source)
+    assert away["moves"] == [] and away["left"] == {"ply": 1, "side": 0, "text": "g4"}
+    assert book_sight.book_line("4k3/8/8/8/8/8/8/4K2R w K - 0 1", [], source) is None
+
+
+def test_past_the_books_plies_nothing_is_shown():
+    line = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8 " \
+           "h2h3 c6a5 b3c2 c7c5 d2d4 d8c7 b1d2 c5d4".split()
+    assert len(line) == book.MAX_PLIES
+    assert book_sight.book_line(START, line[:-1]) is not None      # the Ruy Lopez, Chigorin
+    assert book_sight.book_line(START, line) is None
+
+
+def test_chess_and_alea_sessions_show_the_book_and_the_name():
+    for variant in ("chess", "alea"):
+        s = session(variant)
+        start = s.view(0)
+        assert start.opening is None
+        assert start.book["games"] == sum(m["games"] for m in start.book["moves"]) >= 100_000
+        assert start.book["moves"][0]["text"] in ("e4", "d4")
+    s = session("chess", opening=("e2e4", "e7e5", "g1f3", "b8c6", "f1c4"))
+    view = s.view(1)
+    assert view.opening == {"eco": "C50", "name": "Italian Game"}
+    assert {"Bc5", "Nf6"} <= {m["text"] for m in view.book["moves"]}
+    lines = opening_lines(view)
+    assert lines[0] == "Opening: C50 Italian Game" and lines[1].startswith("Book (")
+    s.play(1, "h7h5")
+    lines = opening_lines(s.view(0))
+    assert lines[-1] == "Black left the book with 3...h5."
+
+
+def test_the_games_without_a_book_show_none_and_fog_hides_it():
+    """Grand and hex have no book; in Fog of War the book would tell a side the
+    opponent's moves, so it is never shown (nor the opening's name)."""
+    for variant in ("grand", "hexagonal", "fogofwar"):
+        s = session(variant)
+        for side in (0, 1, None):
+            view = s.view(side)
+            assert view.book is None and view.opening is None
+    s = session("fogofwar", opening=("e2e4", "e7e5"))
+    assert "Italian" not in str(s.view(0).to_json()) and s.view(0).book is None
