@@ -25,6 +25,9 @@ PGN only once finished, so nothing of a fog game is shown while it is played. In
 is sent the true ``position fen ... moves ...`` and both clocks, whichever colour it
 plays; the other engine still gets only its views), to measure what the fog costs against
 a reference engine; the PGN's ``WhiteSees``/``BlackSees`` tags record it.
+``chess960`` plays Chess960 (adapters/chess960.py) instead of the book: each pair of games
+(engine 1 White, then Black) starts from one start position drawn at random from ``seed``
+(None: a fresh one), written in the PGN's ``FEN`` tag.
 
 Nothing here prints; scripts/match is the command-line face.
 """
@@ -39,6 +42,7 @@ from typing import Callable
 
 from adapters.alea_referee import game_seed
 from adapters.arbiter import GameRecord, TimeControl, Unstarted, referee_for, start_player
+from adapters.chess960 import Chess960Referee, draw_numbers
 from adapters.openings import openings_for
 from adapters.pgn import open_to_append, write_pgn
 from adapters.session import play_game
@@ -66,7 +70,9 @@ class MatchConfig:
                                      # games already in the file)
     sprt: SprtConfig | None = None
     cwd: str = str(ROOT)             # where the engines are started
-    seed: int | None = None          # Alea: game i rolls its dice from seed + i
+    seed: int | None = None          # Alea: game i rolls its dice from seed + i;
+                                     # Chess960: the positions are drawn from it
+    chess960: bool = False           # Chess960 from a random position per game pair
     omniscient: tuple = (False, False)  # Fog of War: engine 1, engine 2 see the whole board
     startup_timeout: float = STARTUP_TIMEOUT  # seconds an engine has to answer uci
 
@@ -130,7 +136,11 @@ def run_match(config: MatchConfig,
     tc = TimeControl.parse(config.tc)
     if any(config.omniscient):      # outside Fog of War: ValueError before any game
         referee_for(config.variant, omniscient=config.omniscient)
+    if config.chess960 and config.variant != "chess":
+        raise ValueError(f"Chess960 is a form of chess, not of {config.variant!r}")
     jobs = schedule(config.variant, config.games)
+    positions = draw_numbers((config.games + 1) // 2, config.seed) if config.chess960 \
+        else None
     result = MatchResult(config)
     lock = threading.Lock()
     stop = threading.Event()
@@ -192,8 +202,11 @@ def run_match(config: MatchConfig,
                 white, black = (engines[1], engines[0]) if swapped else (engines[0], engines[1])
                 try:
                     omniscient = config.omniscient[::-1] if swapped else config.omniscient
-                    referee = referee_for(config.variant, seed=game_seed(config.seed, idx),
-                                          omniscient=omniscient)
+                    if positions is not None:
+                        referee, opening = Chess960Referee(positions[idx // 2]), ()
+                    else:
+                        referee = referee_for(config.variant, seed=game_seed(config.seed, idx),
+                                              omniscient=omniscient)
                     rec = play_game(white=white, black=black, variant=config.variant, tc=tc,
                                     opening=opening, on_move=abandon_if_stopping,
                                     referee=referee)

@@ -20,6 +20,13 @@ Alea FEN (``[AleaFEN "..."]``, jokers by level included). Moves are the protocol
 (``{dice nq; reroll; dice bq}``); free-phase moves have no comment. ``PlyCount`` counts
 moves, not rerolls.
 
+Chess960 games (``rec.chess960``, adapters/chess960.py) are ``[Variant "Chess960"]`` with
+``[SetUp "1"]`` and their start as python-chess writes it (``[FEN "..."]``: X-FEN castling,
+Shredder-FEN where X-FEN would be ambiguous), in SAN with ``O-O``/``O-O-O``: python-chess
+reads them back to the same moves. Games of standard chess and Alea name their opening
+(``[ECO "..."]``, ``[Opening "..."]``: engine/openings.py, the longest named line; none
+when no position of the game is named); Chess960 games name none.
+
 Every lost game's reason is its ``Termination`` tag. A game lost by an engine that crashed
 or never started also carries that engine's last stderr lines (``rec.stderr``) as a
 comment after the last move, one line each (indented, braces made parentheses):
@@ -49,8 +56,14 @@ def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_
             ("PlyCount", str(len(rec.moves)))]
     tags += [(k, v) for k, v in rec.tags.items()]
     first_fen = _initial_fen(rec)
-    if first_fen != start:
+    if rec.chess960:
+        import chess
+        tags[7] = ("Variant", "Chess960")
+        tags += [("SetUp", "1"), ("FEN", chess.Board(first_fen, chess960=True).fen())]
+    elif first_fen != start:
         tags += [("SetUp", "1"), ("FEN", first_fen)]
+    if rec.variant == "chess" and not rec.chess960:     # no names for Chess960 lines
+        tags += _opening_tags(rec.moves, first_fen)
     head = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in tags)
     body = " ".join(part for part in (_movetext(rec, first_fen), _stderr_comment(rec),
                                       rec.result) if part)
@@ -90,10 +103,18 @@ def _initial_fen(rec) -> str:
     return rec.initial_fen or rec.start_fen
 
 
+def _opening_tags(moves, fen: str) -> list[tuple[str, str]]:
+    """``ECO`` and ``Opening`` of a chess line (UCI moves from ``fen``) by the longest
+    line engine/openings.py names; none when no position of it is named."""
+    from engine.openings import name_of
+    opening = name_of(moves, fen)
+    return [] if opening is None else [("ECO", opening.eco), ("Opening", opening.name)]
+
+
 def _movetext(rec, first_fen: str) -> str:
     if rec.variant == "chess":
         import chess
-        board = chess.Board(first_fen)
+        board = chess.Board(first_fen, chess960=rec.chess960)
         out = []
         for i, uci in enumerate(rec.moves):
             move = chess.Move.from_uci(uci)
@@ -138,6 +159,8 @@ def _alea_pgn(rec, time_control: str, event: str, round_no) -> str:
         tags += [("SetUp", "1"), ("FEN", chess_fen)]
     if initial.fen() != start.fen():
         tags.append(("AleaFEN", initial.fen()))
+    from adapters.alea_referee import chess_moves
+    tags += _opening_tags(chess_moves(rec.moves), chess_fen)
     head = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in tags)
     number, white = int(chess_fen.split()[5]), chess_fen.split()[1] == "w"
     out, notes = [] if white else [f"{number}..."], []

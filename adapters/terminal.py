@@ -6,6 +6,7 @@
     scripts/play --variant fogofwar --two-humans --tc 600+5
     scripts/play --variant alea --guide --option Level=easy
     scripts/play --daily
+    scripts/play --chess960 --position 518
 
 ``HumanPlayer`` is a person playing one side of a game session (adapters/session.py): on
 each turn it draws what the session lets its side see (``GameSession.view``: in Fog of
@@ -15,6 +16,11 @@ from its input, checked against the answers the session allows: UCI coordinates
 Commands: ``help``, ``moves``, ``board``, ``draw`` (an engine answers at once: by its score,
 adapters/draws.py, or in Alea by A17), ``undo`` (where the session allows it:
 ``undo_allowance``), ``resign``, ``quit``. A bad entry is answered and asked again.
+
+Chess960 (``--chess960``, adapters/chess960.py): from start position ``--position N``
+(Scharnagl's number 0..959; default a random one), said at the start. Castles are shown
+as ``O-O``/``O-O-O`` and entered so, or in SAN, or king-takes-rook in UCI (``e1h1``; a
+king move of two cells such as ``e1g1`` is no castle in Chess960).
 
 A hot-seat game gives both sides to HumanPlayers sharing one terminal; ``between_turns``
 (called before a human's turn is shown) is where a game can hide one player's screen from
@@ -88,6 +94,7 @@ UNDO_LIMITS = {"beginner": 5, "easy": 5, "normal": 3, "hard": 0}       # A18 (th
 HELP = """\
 Enter a move as from-cell and to-cell: e2e4, g1f3; a promotion adds the piece letter:
 e7e8q (Grand: b9b10c). In standard chess SAN works too: e4, Nf3, exd5, O-O, e8=Q.
+In Chess960 castle with O-O, O-O-O or king-takes-rook: e1h1 (not e1g1).
 Commands:
   moves    list the legal moves
   board    draw the board again
@@ -143,6 +150,11 @@ def _chess_fen(view: SideView) -> str | None:
     if view.game == "alea" and view.fen:
         return " ".join(view.fen.split()[:6])
     return None
+
+
+def _chess960(view: SideView) -> bool:
+    """Whether the game is Chess960 (its SAN castles are then king-takes-rook in UCI)."""
+    return bool(view.extra.get("chess960"))
 
 
 def drawing(session: GameSession, view: SideView, flip: bool = False) -> str:
@@ -393,7 +405,7 @@ def list_moves(view: SideView) -> str:
     fen = _chess_fen(view)
     if fen is not None:
         import chess
-        board = chess.Board(fen)
+        board = chess.Board(fen, chess960=_chess960(view))
         parts.append("In SAN: " + " ".join(sorted(board.san(chess.Move.from_uci(m))
                                                   for m in legal)))
     return "\n".join(textwrap.fill(p, 78, subsequent_indent="  ", break_on_hyphens=False)
@@ -435,7 +447,7 @@ def read_move(session: GameSession, view: SideView, text: str) -> tuple:
     if fen is not None:
         import chess
         try:
-            san_move = chess.Board(fen).parse_san(text).uci()
+            san_move = chess.Board(fen, chess960=_chess960(view)).parse_san(text).uci()
         except chess.AmbiguousMoveError:
             return None, f"{text} is ambiguous: name the file or rank it comes from."
         except chess.IllegalMoveError:
@@ -731,11 +743,20 @@ def main(argv=None) -> int:
                     help="Alea's classic mode: no dice, no jokers (A19)")
     ap.add_argument("--guide", action="store_true",
                     help="Alea: the Quantum guide on from the start (A22)")
+    ap.add_argument("--chess960", action="store_true",
+                    help="Chess960 (Fischer random chess), from --position")
+    ap.add_argument("--position", metavar="N",
+                    help="Chess960 start position 0..959 (518: the standard one; "
+                    "default: a random one)")
     args = ap.parse_args(argv)
     alea_flags = [f"--{name}" for name in ("daily", "classic", "guide") if getattr(args, name)]
     variant = args.variant or ("alea" if alea_flags else "chess")
     if alea_flags and variant != "alea":
         ap.error(f"{alea_flags[0]} is for Alea (--variant alea)")
+    if (args.chess960 or args.position is not None) and variant != "chess":
+        ap.error("--chess960 and --position are for chess (Chess960)")
+    if args.position is not None and not args.chess960:
+        ap.error("--position N is a Chess960 start position: add --chess960")
     if args.guide and args.two_humans:
         ap.error("--guide advises a person playing the engine: not with --two-humans")
     if args.daily and (args.seed is not None or args.classic or args.two_humans):
@@ -752,6 +773,14 @@ def main(argv=None) -> int:
         ap.error(str(exc))
     colour = {"white": 0, "black": 1}.get(args.color, random.randrange(2))
     referee = host = day = None
+    if args.chess960:
+        from adapters.chess960 import POSITIONS, Chess960Referee
+        try:
+            referee = Chess960Referee(random.randrange(POSITIONS) if args.position is None
+                                      else args.position)
+        except ValueError as exc:
+            ap.error(str(exc))
+        print(f"Chess960 start position {referee.number}.")
     if variant == "alea":
         from adapters.alea_referee import daily_seed
         if args.daily:
