@@ -196,6 +196,7 @@ class Game:
         self.engine: UciEngine | None = None
         self.color = "white"
         self.initial_fen = "startpos"
+        self.chess960 = False                   # UCI_Chess960, castles king-takes-rook
         self.score: policy.Score | None = None
         self.moved_at: int | None = None        # plies on the board when we last moved
         self.draw_answered_at: int | None = None
@@ -322,8 +323,9 @@ class Game:
 
     def start(self, full: dict) -> None:
         """Our colour and the start position from a gameFull; the engine, once."""
-        key = policy.variant_key(full.get("variant"))
+        key = policy.variant_key(full.get("variant"), full.get("chess960"))
         variant = policy.VARIANTS.get(key)
+        self.chess960 = key in policy.CHESS960
         white = policy.obj(full.get("white"))
         white_id = (policy.text(white.get("id")) or policy.text(white.get("name"))).lower()
         self.color = "white" if white_id == self.me else "black"
@@ -333,8 +335,10 @@ class Game:
                 self.withdraw(f"variant {key} is not supported")
             return
         if self.engine is None:             # a reconnection keeps the engine
+            chess960 = {"UCI_Chess960": "true"} if self.chess960 else {}
             engine = UciEngine(self.config.engine,
-                               options={**self.config.options, "UCI_Variant": variant})
+                               options={**self.config.options, "UCI_Variant": variant,
+                                        **chess960})
             engine.new_game()
             with self.lock:
                 self.engine = engine
@@ -392,7 +396,8 @@ class Game:
     def play(self, state: dict, moves: list) -> None:
         """Search the position (unless the game is over) and post the move."""
         go_args = policy.go_command(state, self.config.movetime_ms)
-        position = policy.position_command(self.initial_fen, moves)
+        position = policy.position_command(
+            self.initial_fen, policy.engine_moves(self.initial_fen, moves, self.chess960))
         with self.lock:
             if self.over.is_set():
                 return                          # the reader has seen the end already
@@ -556,7 +561,7 @@ class Bot:
         if reason is None and (busy >= self.config.concurrency or (
                 limit is not None and len(self.games) + len(self.accepted) >= limit)):
             reason = "later"
-        variant = policy.variant_key(challenge.get("variant"))
+        variant = policy.variant_key(challenge.get("variant"), challenge.get("chess960"))
         try:
             if reason is None:
                 log.info("accepting challenge %s (%s) from %s", cid, variant, challenger)

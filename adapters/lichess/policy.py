@@ -16,20 +16,22 @@ from datetime import timedelta
 
 from adapters.draws import Score, accept_draw, parse_score  # noqa: F401  (the bridge's own)
 
-# Server variant key -> Quantum's UCI_Variant. Lichess offers only "standard" of these;
-# pychess.org's Lichess-compatible Bot API also offers "grand" (ranks 1-10 in UCI moves,
-# as Fairy-Stockfish and Quantum write them). Lichess has no hexagonal chess.
-VARIANTS = {"standard": "chess", "grand": "grand"}
+# Server variant key -> Quantum's UCI_Variant. Lichess offers "standard" and "chess960"
+# of these; pychess.org's Lichess-compatible Bot API also offers "grand" (ranks 1-10 in
+# UCI moves, as Fairy-Stockfish and Quantum write them). Lichess has no hexagonal chess.
+VARIANTS = {"standard": "chess", "chess960": "chess", "grand": "grand"}
+# The keys played with UCI_Chess960 on, from the game's initialFen.
+CHESS960 = {"chess960"}
 
 # Server variant key -> pychess.org's own name for the variant, which its capability
-# header and its gameFull's variant name use (its challenges use the keys).
-PYCHESS_NAMES = {"standard": "chess", "grand": "grand"}
+# header and its gameFull's variant name use (its challenges use the keys, and flag a
+# Chess960 twin of a variant with "chess960": true).
+PYCHESS_NAMES = {"standard": "chess", "chess960": "chess960", "grand": "grand"}
 _PYCHESS_KEYS = {name: key for key, name in PYCHESS_NAMES.items()}
 
-# Variants of lichess we could name but do not play: chess960 and fromPosition need a
-# start position other than the variant's own (Quantum has no Chess960 castling), the
-# rest are other games.
-UNPLAYABLE = {"chess960", "fromPosition", "crazyhouse", "antichess", "atomic", "horde",
+# Variants of lichess we could name but do not play: fromPosition needs a start position
+# other than the variant's own, the rest are other games.
+UNPLAYABLE = {"fromPosition", "crazyhouse", "antichess", "atomic", "horde",
               "kingOfTheHill", "racingKings", "threeCheck"}
 
 # Lichess sends this clock for unlimited and correspondence games.
@@ -56,15 +58,19 @@ def valid_id(value) -> str:
     return value if isinstance(value, str) and _ID.fullmatch(value) else ""
 
 
-def variant_key(variant) -> str:
+def variant_key(variant, chess960=None) -> str:
     """The server key of a challenge's or a gameFull's ``variant``: its ``key`` (lichess),
-    else its ``name`` read as pychess.org's (whose gameFull gives only the name)."""
+    else its ``name`` read as pychess.org's (whose gameFull gives only the name).
+    ``chess960`` is the object's own ``chess960`` flag (pychess.org's, true or
+    ``"True"``): standard chess so flagged is ``chess960``."""
     variant = obj(variant)
     key = text(variant.get("key"))
-    if key:
-        return key
-    name = text(variant.get("name"))
-    return _PYCHESS_KEYS.get(name, name) or "standard"
+    if not key:
+        name = text(variant.get("name"))
+        key = _PYCHESS_KEYS.get(name, name) or "standard"
+    if key == "standard" and chess960 in (True, "True", "true"):
+        return "chess960"
+    return key
 
 
 def pychess_capabilities(variants) -> str:
@@ -86,13 +92,13 @@ class ChallengePolicy:
 
 def decline_reason(challenge: dict, policy: ChallengePolicy) -> str | None:
     """None to accept the challenge, else the Bot API's decline reason key."""
-    key = variant_key(challenge.get("variant"))
+    key = variant_key(challenge.get("variant"), challenge.get("chess960"))
     if key not in policy.variants or key not in VARIANTS:
         # "standard" reads to the challenger as "I only play standard chess".
         return "standard" if tuple(policy.variants) == ("standard",) else "variant"
     fen = challenge.get("initialFen")
-    if (fen and fen != "startpos") or challenge.get("chess960") is True:
-        # Another start position (pychess.org flags its 960 twins with "chess960").
+    if fen and fen != "startpos" and key not in CHESS960:
+        # Another start position (a Chess960 game has one of its own).
         return "standard" if key == "standard" else "variant"
     tc = obj(challenge.get("timeControl"))
     if (tc.get("type") or "clock") != "clock" and not policy.allow_correspondence:
@@ -161,6 +167,32 @@ def position_command(initial_fen: str | None, moves: list) -> str:
     fen = " ".join(text(initial_fen).split())
     start = "startpos" if not fen or fen == "startpos" else f"fen {fen}"
     return f"position {start}" + (" moves " + " ".join(moves) if moves else "")
+
+
+def engine_moves(initial_fen: str | None, moves: list, chess960: bool) -> list:
+    """The server's moves as the engine reads them: as they are, but in Chess960 each
+    castle king-takes-rook (``e1h1``), the only castling form of ``UCI_Chess960``, whether
+    the server wrote it so (lichess does) or king-to-destination (``e1g1``). Read with
+    python-chess; from a move it cannot read on, the rest is passed on as it came (the
+    engine then refuses the line, and the server's referee has the last word)."""
+    if not chess960:
+        return list(moves)
+    import chess
+    fen = " ".join(text(initial_fen).split())
+    try:
+        board = chess.Board(fen, chess960=True) if fen not in ("", "startpos") \
+            else chess.Board(chess960=True)
+    except ValueError:
+        return list(moves)
+    out = []
+    for i, uci in enumerate(moves):
+        try:
+            move = board.parse_uci(uci)
+        except ValueError:
+            return out + list(moves[i:])
+        out.append(board.uci(move))
+        board.push(move)
+    return out
 
 
 def go_command(state: dict, fallback_movetime_ms: int) -> str:

@@ -92,13 +92,17 @@ class Rules:
     """The referee's board: python-chess for lichess's variants (standard, crazyhouse...),
     Quantum's Board otherwise (grand)."""
 
-    def __init__(self, variant: str):
-        try:
-            self.chess = chess.variant.find_variant(variant)()
-        except ValueError:
-            self.chess = None
+    def __init__(self, variant: str, chess960_position: int | None = None):
+        if variant == "chess960":           # lichess: X-FEN, castles king-to-rook (e1h1)
+            self.chess = chess.Board.from_chess960_pos(chess960_position or 0)
+        else:
+            try:
+                self.chess = chess.variant.find_variant(variant)()
+            except ValueError:
+                self.chess = None
         self.board = None if self.chess else Board(variant)
-        self.initial_fen = "startpos" if self.chess else self.board.fen()
+        self.initial_fen = (self.board.fen() if not self.chess else
+                            self.chess.fen() if self.chess.chess960 else "startpos")
 
     def legal_moves(self) -> list:
         if self.chess:
@@ -199,7 +203,8 @@ class FakeGame:
 
     def full(self) -> dict:
         if self.pychess:
-            fen = chess.STARTING_FEN if self.rules.chess else self.rules.initial_fen
+            fen = (chess.STARTING_FEN if self.rules.initial_fen == "startpos"
+                   else self.rules.initial_fen)
             return {"type": "gameFull", "id": self.id,
                     "variant": {"name": PYCHESS_NAME.get(self.variant, self.variant)},
                     "white": self.player("white"), "black": self.player("black"),
@@ -275,8 +280,10 @@ class FakeLichess:
     def challenge(self, variant: str = "standard", bot_color: str = "white",
                   limit_s: float = 10, inc_s: float = 0.1, rated: bool = False,
                   opponent: Opponent | None = None, speed: str | None = None,
-                  correspondence: bool = False, start: bool = False) -> str:
-        """Send the bot a challenge from the opponent; returns the challenge id. With
+                  correspondence: bool = False, start: bool = False,
+                  chess960_position: int | None = None) -> str:
+        """Send the bot a challenge from the opponent; returns the challenge id
+        (``chess960``: its game starts from ``chess960_position``, default 0). With
         ``start``, start its game at once instead, unasked (as one the bot's owner
         accepted in a browser)."""
         cid = f"g{next(self._ids):07d}"   # accepted, the game keeps the challenge's id
@@ -308,7 +315,7 @@ class FakeLichess:
             self.challenges[cid] = {"json": body, "status": "created", "reason": None,
                                     "bot_color": bot_color, "opponent": opponent or Opponent(),
                                     "limit_ms": int(limit_s * 1000), "inc_ms": int(inc_s * 1000),
-                                    "game": None}
+                                    "game": None, "chess960_position": chess960_position}
             if start:
                 self._accept(cid)
             else:
@@ -391,7 +398,7 @@ class FakeLichess:
         unlimited = ch["json"]["timeControl"]["type"] != "clock"
         limit = 2_147_483_647 if unlimited else ch["limit_ms"]
         game = FakeGame(gid, variant, ch["bot_color"], limit, ch["inc_ms"], ch["opponent"],
-                        ch["json"]["rated"], ch["json"]["speed"], rules=Rules(variant),
+                        ch["json"]["rated"], ch["json"]["speed"], rules=Rules(variant, ch["chess960_position"]),
                         clocks={"white": limit, "black": limit}, turn_started=time.monotonic(),
                         created_ms=int(time.time() * 1000),
                         rng=random.Random(ch["opponent"].seed), pychess=self.pychess)

@@ -412,7 +412,7 @@ def test_pychess_names_and_capabilities():
     assert policy.variant_key({"name": "grand"}) == "grand"
     assert policy.variant_key({"name": "makruk"}) == "makruk"
     assert policy.variant_key(None) == "standard"
-    # pychess flags a 960 twin; Quantum has no Chess960 castling.
+    # pychess flags a 960 twin: chess960, not accepted unless listed.
     assert policy.decline_reason({"variant": {"key": "standard"}, "chess960": True},
                                  policy.ChallengePolicy()) == "standard"
 
