@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, replace
 
 from adapters.alea_referee import daily_seed
 from adapters.arbiter import TimeControl
+from adapters.chess960 import POSITIONS, Chess960Referee, check_number
 from adapters.daily import record_daily
 from adapters.guide import AleaGuide
 from adapters.pgn import write_pgn
@@ -59,6 +60,8 @@ class Setup:
     daily: bool = False
     guide: bool = False
     fen: str | None = None
+    chess960: bool = False
+    position: int | None = None     # Chess960's start position, 0..959 (None: at random)
 
     @classmethod
     def parse(cls, msg: dict) -> "Setup":
@@ -81,10 +84,24 @@ class Setup:
         fen = msg.get("fen")
         if fen is not None and (not isinstance(fen, str) or len(fen) > MAX_FEN):
             raise WebError("fen must be a FEN")
+        position = msg.get("position")
+        if position is not None:
+            try:
+                position = check_number(position)
+            except ValueError as exc:
+                raise WebError(str(exc)) from None
         setup = cls(choice("game", GAMES, "chess"), choice("mode", MODES, "bot"),
                     choice("level", LEVELS, "normal"), choice("side", SIDES, "white"), clock,
                     choice("seating", SEATINGS, "side"), flag("flip"), flag("classic"),
-                    flag("daily"), flag("guide"), fen or None)
+                    flag("daily"), flag("guide"), fen or None, flag("chess960"), position)
+        if (setup.chess960 or position is not None) and setup.game != "chess":
+            raise WebError("chess960 and position are chess's settings")
+        if position is not None and not setup.chess960:
+            raise WebError("position is a Chess960 start position: add chess960")
+        if setup.chess960 and setup.fen:
+            raise WebError("a Chess960 game starts from its position number, not a fen")
+        if setup.chess960 and position is None:
+            setup = replace(setup, position=secrets.randbelow(POSITIONS))
         if setup.game != "alea" and (setup.classic or setup.daily or setup.guide):
             raise WebError("classic, daily and guide are Alea's settings")
         if setup.daily:
@@ -168,7 +185,8 @@ class WebGame:
                 raise WebError(f"the engine did not start: {exc}") from None
             players[1 - self.person] = self.engine
         seed = daily_seed(_today()) if s.daily else None
-        referee = person_referee(s.game, s.level, self.person, seed, s.classic)
+        referee = Chess960Referee(s.position) if s.chess960 else \
+            person_referee(s.game, s.level, self.person, seed, s.classic)
         undos = undo_allowance(s.game, self.bot, s.level, s.tc is not None, s.daily)
         try:
             self.session = GameSession(s.game, players[0], players[1], s.tc, start_fen=s.fen,

@@ -265,3 +265,55 @@ def test_a_hex_stalemate_is_scored_three_quarters():
     state = play(scenario)
     assert state["over"] and state["result"]["white"] == 0.75
     assert state["result"]["text"] == "3/4-1/4" and state["result"]["reason"] == "stalemate"
+
+
+def test_chess960_from_its_position_against_the_engine():
+    """A Chess960 game from start position 0 (BBQNNRKR): the position python-chess
+    names, castling offered king-takes-rook, no book, and the engine answers legally."""
+    import chess
+
+    async def scenario(server, page):
+        await page.send(t="new", game="chess", chess960=True, position=0, level="beginner")
+        await page.next()
+        start = await page.settled()
+        await page.send(t="move", move="g2g3")
+        return start, await page.settled()
+    start, after = play(scenario)
+    board = chess.Board.from_chess960_pos(0)
+    assert start["setup"]["chess960"] and start["setup"]["position"] == 0
+    assert {cell: p for cell, p in start["pieces"].items() if cell[1] == "1"} == \
+        {chess.square_name(sq): board.piece_at(sq).symbol() for sq in chess.SquareSet(chess.BB_RANK_1)
+         if board.piece_at(sq)}
+    assert start["book"] is None and start["opening"] is None
+    board.push_uci("g2g3")
+    reply = after["moves"][1][1]
+    assert chess.Move.from_uci(reply) in board.legal_moves
+    board.push_uci(reply)
+    assert set(after["legal"]) == {m.uci() for m in board.legal_moves}
+
+
+@pytest.mark.parametrize("msg, words", [
+    ({"t": "new", "game": "grand", "chess960": True}, "chess's settings"),
+    ({"t": "new", "game": "chess", "position": 5}, "add chess960"),
+    ({"t": "new", "game": "chess", "chess960": True, "position": 960}, "0..959"),
+])
+def test_bad_chess960_settings_get_an_error(msg, words):
+    async def scenario(server, page):
+        await page.ws.send_str(json.dumps(msg))
+        return await page.error()
+    assert words in play(scenario)
+
+
+def test_the_state_carries_the_book_and_the_opening():
+    async def scenario(server, page):
+        await page.send(t="new", game="chess", mode="local")
+        await page.next()
+        start = await page.next()
+        for move in ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4"):
+            await page.send(t="move", move=move)
+            state = await page.next()
+        return start, state
+    start, state = play(scenario)
+    assert start["opening"] is None and start["book"]["moves"][0]["text"] in ("e4", "d4")
+    assert state["opening"] == {"eco": "C50", "name": "Italian Game"}
+    assert {"Bc5", "Nf6"} <= {m["text"] for m in state["book"]["moves"]}
