@@ -84,27 +84,23 @@ export class AleaPanel {
   _dice(x) {
     const dice = x.dice;
     this.dice.hidden = Boolean(x.classic);
-    const faces = dice || [null, null];
     this.dice.classList.toggle("empty", !dice);
-    this.dice.replaceChildren();
-    for (const piece of faces) {
+    while (this.dice.children.length < 2) {
       const die = document.createElement("div");
       die.className = "die";
-      if (piece) {
-        die.dataset.piece = piece;
-        const img = document.createElement("img");
-        img.src = `/static/pieces/w${piece}.svg`;
-        img.alt = "";
-        const name = document.createElement("span");
-        name.textContent = t(`piece.${piece}`);
-        die.append(img, name);
-        die.setAttribute("aria-label", t(`piece.${piece}`));
-      } else {
-        die.dataset.piece = "";
-        die.textContent = "?";
-        die.setAttribute("aria-label", t("dice.none"));
-      }
+      const img = document.createElement("img");
+      img.alt = "";
+      die.append(img, document.createElement("span"));
       this.dice.append(die);
+    }
+    for (const [i, die] of [...this.dice.children].entries()) {
+      const piece = dice ? dice[i] : null;
+      const [img, name] = die.children;
+      die.dataset.piece = piece || "";
+      img.hidden = !piece;
+      if (piece) img.src = `/static/pieces/w${piece}.svg`;
+      name.textContent = piece ? t(`piece.${piece}`) : "?";
+      die.setAttribute("aria-label", piece ? t(`piece.${piece}`) : t("dice.none"));
     }
     this.dice.title = dice ? "" : t("dice.none");
   }

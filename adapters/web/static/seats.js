@@ -41,6 +41,7 @@ export function arrangeSeats(main, flipped, seating) {
 /** The players' names in their bars. */
 export function nameBars(names) {
   if (!names) return;
-  document.getElementById("name-white").textContent = names[0] === "You" ? t("you") : names[0];
-  document.getElementById("name-black").textContent = names[1] === "You" ? t("you") : names[1];
+  const words = { You: t("you"), White: t("white"), Black: t("black") };
+  document.getElementById("name-white").textContent = words[names[0]] || names[0];
+  document.getElementById("name-black").textContent = words[names[1]] || names[1];
 }
