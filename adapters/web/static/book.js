@@ -1,4 +1,5 @@
-// The opening's name (#opening) and the Quantum Book's moves for the position (#book).
+// The opening's name (#opening) and the Quantum Book's moves for the position (#book);
+// a book move the page may play now is a button that plays it.
 import { t } from "./i18n.js";
 
 function cell(tag, text) {
@@ -7,7 +8,10 @@ function cell(tag, text) {
   return el;
 }
 
-export function renderBook(openingEl, bookEl, state) {
+const ROWS = 8;
+
+/** playable(move): whether the page may play that UCI move now; play(move) plays it. */
+export function renderBook(openingEl, bookEl, state, playable, play) {
   const o = state.opening;
   openingEl.hidden = !o;
   openingEl.textContent = o ? `${t("opening")}: ${o.eco ? `${o.eco} ` : ""}${o.name}` : "";
@@ -17,17 +21,30 @@ export function renderBook(openingEl, bookEl, state) {
   if (!book) return;
   if (book.moves?.length) {
     const table = document.createElement("table");
-    table.append(cell("caption", `${t("book")} (${book.games})`));
+    table.append(cell("caption",
+      `${t("book")} (${book.games.toLocaleString(document.documentElement.lang)})`));
     const head = document.createElement("tr");
     for (const key of ["book.move", "book.share", "book.games", "book.score"]) {
       head.append(cell("th", t(key)));
     }
     table.append(head);
-    for (const m of book.moves) {
+    for (const m of book.moves.slice(0, ROWS)) {
       const row = document.createElement("tr");
       row.dataset.move = m.move;
-      row.append(cell("td", m.text), cell("td", `${Math.round(m.share * 100)} %`),
-        cell("td", String(m.games)),
+      const first = document.createElement("td");
+      if (playable(m.move)) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "book-move";
+        button.textContent = m.text;
+        button.addEventListener("click", () => play(m.move));
+        first.append(button);
+      } else {
+        first.textContent = m.text;
+      }
+      const share = m.share * 100;
+      row.append(first, cell("td", `${share < 10 ? share.toFixed(1) : Math.round(share)} %`),
+        cell("td", m.games.toLocaleString(document.documentElement.lang)),
         cell("td", m.score === null || m.score === undefined ? "—" : `${Math.round(m.score * 100)} %`));
       table.append(row);
     }

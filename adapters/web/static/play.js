@@ -42,7 +42,8 @@ function newMessage() {
     clock: settings.clock, seating: settings.seating, flip: settings.flip };
   if (game === "alea") Object.assign(msg, { classic: settings.classic, daily: settings.daily, guide: settings.guide });
   if (query.get("fen")) msg.fen = query.get("fen");
-  if (query.has("chess960")) msg.chess960 = true;
+  if (game === "chess" && settings.chess960) msg.chess960 = true;
+  if (game === "chess" && settings.position !== undefined) msg.position = settings.position;
   return msg;
 }
 
@@ -243,13 +244,15 @@ function receive(msg) {
     thinking: state.thinking ? "1" : "0", ply: String(state.moves.length),
   });
   $("status").textContent = statusText();
+  $("title").textContent = t(`game.${game}`) + (state.setup.chess960 ? " 960" : "");
   nameBars(state.names);
   clocks.update(state);
   replay.update(state);
   resultBox.update(state);
   curtain.update(state);
   alea.update(state, legal, canAct());
-  renderBook($("opening"), $("book"), state);
+  renderBook($("opening"), $("book"), state,
+    (move) => canAct() && alea.mode === "plain" && state.legal.includes(move), play);
   renderAdaptive($("adaptive"), state.adaptive);
   renderDaily($("daily"), state.daily);
   drawNote();

@@ -11,30 +11,34 @@ export const CHOICES = {
   clock: ["none", "180+2", "300+3", "600+5", "900+10"],
   seating: ["side", "face"],
 };
-export const FLAGS = ["flip", "classic", "daily", "guide"];
-export const ALEA_FLAGS = ["classic", "daily", "guide"];
+export const FLAGS = ["flip", "classic", "daily", "guide", "chess960"];
+/** The game a flag belongs to (the server refuses it for the others); flip is everyone's. */
+export const FLAG_GAME = { classic: "alea", daily: "alea", guide: "alea", chess960: "chess" };
 const CLOCK_NAMES = { "180+2": "3+2", "300+3": "5+3", "600+5": "10+5", "900+10": "15+10" };
 
 /** The settings named by a URLSearchParams, defaults filled in; unknown values dropped. */
 export function readSettings(query) {
   const s = {};
   for (const [key, allowed] of Object.entries(CHOICES)) {
-    const value = query.get(key);
+    // A "+" in a query string reads as a space: "clock=300+5" means 300+5.
+    const value = query.get(key)?.replace(/ /g, "+") ?? null;
     s[key] = key === "clock" && value && /^\d+(\+\d+)?$/.test(value) ? value
       : allowed.includes(value) ? value : allowed[key === "level" ? 2 : 0];
   }
-  for (const key of FLAGS) s[key] = query.get(key) === "1";
+  for (const key of FLAGS) s[key] = query.has(key) && !["0", "false"].includes(query.get(key));
   if (LANGS.includes(query.get("lang"))) s.lang = query.get("lang");
+  if (/^\d{1,3}$/.test(query.get("position") || "")) s.position = Number(query.get("position"));
   return s;
 }
 
 /** The query string ("" or "?...") of settings s for game, leaving out every default
- * (and Alea's own flags for the other games). */
+ * (and a game's own flags for the other games). */
 export function queryOf(s, game) {
   const q = new URLSearchParams();
   const defaults = readSettings(new URLSearchParams());
   for (const key of Object.keys(CHOICES)) if (s[key] !== defaults[key]) q.set(key, s[key]);
-  for (const key of FLAGS) if (s[key] && (key === "flip" || game === "alea")) q.set(key, "1");
+  for (const key of FLAGS) if (s[key] && (!FLAG_GAME[key] || FLAG_GAME[key] === game)) q.set(key, "1");
+  if (s.chess960 && game === "chess" && s.position !== undefined) q.set("position", s.position);
   if (s.lang) q.set("lang", s.lang);
   const text = q.toString().replace(/%2B/g, "+");
   return text ? `?${text}` : "";
