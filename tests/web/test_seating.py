@@ -1,0 +1,36 @@
+"""Two people at one device: face to face, the far player's bar (its buttons and clock)
+and the black pieces are drawn turned 180° toward them; side by side nothing is turned."""
+from __future__ import annotations
+
+import pytest
+
+from browser import rotation
+
+
+def black_piece_turn(browser, cell: str):
+    """The angle the piece drawn on ``cell`` is turned by (its element in the cell)."""
+    return browser.driver.execute_script("""
+        const c = document.querySelector('#board [data-cell="' + arguments[0] + '"]');
+        const p = c && (c.querySelector('image, use, .piece, [data-piece]') ||
+            document.querySelector('#board .piece[data-cell="' + arguments[0] + '"],' +
+                                   '#board [data-piece][data-at="' + arguments[0] + '"]'));
+        if (!p) return null;
+        const m = p.getCTM ? p.getCTM() : null;
+        return m ? Math.atan2(m.b, m.a) * 180 / Math.PI : null;""", cell)
+
+
+@pytest.mark.parametrize("seating, turned", [("face", 180.0), ("side", 0.0)])
+def test_face_to_face_turns_the_far_players_side(browser, seating, turned):
+    browser.open(f"/chess?mode=local&seating={seating}&clock=300%2B5")
+    assert browser.attr("seating") == seating
+    for part in ("#bar-black", "#clock-black"):
+        angle = rotation(browser, part)
+        assert angle is not None, f"no {part}"
+        assert abs(abs(angle) - turned) < 0.5, f"{part} turned {angle}° in {seating} seating"
+    for part in ("#bar-white", "#clock-white", "#board"):
+        assert abs(rotation(browser, part)) < 0.5, f"{part} turned"
+    assert browser.find_all('#bar-black button[data-action="resign"][data-side="b"]')
+    assert browser.find_all('#bar-white button[data-action="resign"][data-side="w"]')
+    white, black = black_piece_turn(browser, "e1"), black_piece_turn(browser, "e8")
+    assert white is not None and black is not None, "no piece element found in a cell"
+    assert abs(white) < 0.5 and abs(abs(black) - turned) < 0.5, (white, black)
