@@ -10,7 +10,7 @@ import { attachKeyboard } from "./keyboard.js";
 import { Promotion } from "./promotion.js";
 import { renderMoves } from "./movelist.js";
 import { Clocks } from "./clock.js";
-import { ResultBox, Replay } from "./result.js";
+import { ResultBox, Replay, resultWords } from "./result.js";
 import { Curtain } from "./fog.js";
 import { AleaPanel, threatCells } from "./alea.js";
 import { renderBook } from "./book.js";
@@ -258,7 +258,10 @@ function receive(msg) {
   drawNote();
   buttons();
   draw();
-  const words = moveSentence(prev, state);
+  let words = moveSentence(prev, state);
+  if (state.over && state.result && !(sameGame && prev.over)) {
+    words = [words, resultWords(state.result)].filter(Boolean).join(". ");
+  }
   if (words) announce($("announce"), words);
   if (sameGame && state.last && state.moves.length > prev.moves.length && !dropped) {
     board.animate(state.last[0], state.last[1]);

@@ -20,8 +20,9 @@ export function resultWords(result) {
   }
   const head = winner === null ? (white === 0.5 ? t("result.draw") : t("result.none"))
     : t(white > 0.5 ? "result.white" : "result.black");
-  const why = (reason === "resignation" || reason === "time") && !loser
-    ? t("reason.other") : t(`reason.${reason}`, { loser });
+  let why = t(`reason.${reason}`, { loser });
+  if (reason === "time" && !loser) why = t(white === 0.5 ? "reason.time.draw" : "reason.other");
+  else if (reason === "resignation" && !loser) why = t("reason.other");
   return `${head} — ${why} · ${score}`;
 }
 
