@@ -129,11 +129,12 @@ export class AleaPanel {
   }
 }
 
-/** The cells the guide warns of (threatened own pieces). */
+/** The cells of the own pieces the guide warns of: a threat note's first cell (its
+ * second is the attacker's). */
 export function threatCells(state) {
   const cells = new Set();
   for (const note of state.guide?.notes || []) {
-    if (note.kind === "threat") for (const c of note.cells || []) cells.add(c);
+    if (note.kind === "threat" && note.cells?.length) cells.add(note.cells[0]);
   }
   return cells;
 }

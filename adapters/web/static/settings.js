@@ -16,14 +16,14 @@ export const FLAGS = ["flip", "classic", "daily", "guide", "chess960"];
 export const FLAG_GAME = { classic: "alea", daily: "alea", guide: "alea", chess960: "chess" };
 const CLOCK_NAMES = { "180+2": "3+2", "300+3": "5+3", "600+5": "10+5", "900+10": "15+10" };
 
-/** The settings named by a URLSearchParams, defaults filled in; unknown values dropped. */
+/** The settings named by a URLSearchParams, defaults filled in. A value the page does
+ * not know is kept: the server judges it and the page shows its error. */
 export function readSettings(query) {
   const s = {};
   for (const [key, allowed] of Object.entries(CHOICES)) {
     // A "+" in a query string reads as a space: "clock=300+5" means 300+5.
-    const value = query.get(key)?.replace(/ /g, "+") ?? null;
-    s[key] = key === "clock" && value && /^\d+(\+\d+)?$/.test(value) ? value
-      : allowed.includes(value) ? value : allowed[key === "level" ? 2 : 0];
+    const value = query.get(key)?.replace(/ /g, "+");
+    s[key] = value || allowed[key === "level" ? 2 : 0];
   }
   for (const key of FLAGS) s[key] = query.has(key) && !["0", "false"].includes(query.get(key));
   if (LANGS.includes(query.get("lang"))) s.lang = query.get("lang");
@@ -81,7 +81,7 @@ export function buildForm(form, s, lang) {
     const values = CHOICES[key].includes(s[key]) ? CHOICES[key] : [...CHOICES[key], s[key]];
     const labelOf = key === "clock"
       ? (v) => (v === "none" ? t("clock.none") : CLOCK_NAMES[v] || v)
-      : (v) => t(`${key}.${v}`);
+      : (v) => (CHOICES[key].includes(v) ? t(`${key}.${v}`) : v);
     form.append(field(t(key), select(key, values, s[key], labelOf)));
   }
   for (const key of FLAGS) {
