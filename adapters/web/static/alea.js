@@ -48,6 +48,7 @@ export class AleaPanel {
     if (!isAlea) return;
     this._dice(x);
     const classic = Boolean(x.classic);
+    this.root.hidden = classic && !x.promotion;        // Classic: no dice, no jokers
     for (const [i, id] of ["jokers-white", "jokers-black"].entries()) {
       const el = document.getElementById(id);
       el.hidden = classic || !x.jokers;

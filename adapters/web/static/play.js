@@ -221,6 +221,7 @@ function receive(msg) {
   }
   if (msg.t === "error") {
     $("error").textContent = msg.text;
+    if (!state) $("status").textContent = t("error");
     return;
   }
   if (msg.t !== "state") return;
