@@ -812,7 +812,8 @@ def main(argv=None) -> int:
                 print(f"  its stderr: {line}", file=sys.stderr)
             return 1
         what = f"Daily Dice {day.isoformat()}" if day else \
-            "alea (classic mode)" if args.classic else variant
+            "alea (classic mode)" if args.classic else \
+            f"Chess960 (position {referee.number})" if args.chess960 else variant
         print(f"{what}: you play {COLOUR[colour]} against "
               f"{engine.id_name or engine.name}. Type 'help' for help.", flush=True)
     try:
