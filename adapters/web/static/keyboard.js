@@ -27,3 +27,22 @@ export function attachKeyboard(board, actions) {
     }
   });
 }
+
+/** Page keys outside the board and the form fields: f flips the board; after the game
+ * the left and right arrows (Home, End) step through the replay. actions: {flip(),
+ * replay(action) -> whether a replay is there}. */
+export function attachShortcuts(board, actions) {
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    if (event.altKey || event.ctrlKey || event.metaKey || board.svg.contains(target)
+        || target.closest?.("input, select, textarea, button, a, [role=dialog]")) return;
+    const step = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first",
+      End: "replay-last" }[event.key];
+    if (event.key === "f") {
+      actions.flip();
+      event.preventDefault();
+    } else if (step && actions.replay(step)) {
+      event.preventDefault();
+    }
+  });
+}

@@ -6,7 +6,7 @@ import { GAMES, readSettings } from "./settings.js";
 import { Connection } from "./connection.js";
 import { Board } from "./board.js";
 import { Legal } from "./legal.js";
-import { attachKeyboard } from "./keyboard.js";
+import { attachKeyboard, attachShortcuts } from "./keyboard.js";
 import { Promotion } from "./promotion.js";
 import { renderMoves } from "./movelist.js";
 import { Clocks } from "./clock.js";
@@ -77,6 +77,14 @@ const board = new Board($("board"), {
   },
 });
 attachKeyboard(board, { activate, cancel });
+attachShortcuts(board, {
+  flip: () => act("flip"),
+  replay: (step) => {
+    if (replay.el.hidden) return false;
+    replay.step(step);
+    return true;
+  },
+});
 const promotion = new Promotion($("promotion"));
 const clocks = new Clocks($("clock-white"), $("clock-black"));
 const resultBox = new ResultBox($("result"));
