@@ -53,6 +53,7 @@ export class Board {
     this.cellLayer = make("g", { class: "cells" }, this.svg);
     this.coordLayer = make("g", { class: "coords", "aria-hidden": "true" }, this.svg);
     this.cells.clear();
+    this.focusCell = null;
     for (const cell of layout.cells) {
       const el = make("g", { class: "cell", role: "gridcell", "data-cell": cell.n, tabindex: "-1" },
         this.cellLayer);
