@@ -15,7 +15,6 @@ const EN = {
   "desc.fogofwar": "Dark chess: you see only the cells your pieces reach; capture the king to win.",
   "desc.alea": "Chess with two dice: move a piece the dice show, with free-move, reroll and castle jokers and the Quantum guide.",
   "settings": "Settings",
-  "play": "Play",
   "start": "Start a new game",
   "mode": "Opponent", "mode.bot": "Quantum (the engine)", "mode.local": "Two people at this device",
   "level": "Level", "level.beginner": "Beginner", "level.easy": "Easy", "level.normal": "Normal",
@@ -79,7 +78,6 @@ const EN = {
   "reason.other": "the game ended",
   "stalemated": "{winner} stalemated {loser}: {score}",
   "pgn": "Download PGN",
-  "replay": "Replay",
   "replay-first": "First position", "replay-prev": "Previous move",
   "replay-next": "Next move", "replay-last": "Last position",
   "replay.at": "Position {i} of {n}",
@@ -92,12 +90,10 @@ const EN = {
   "daily.title": "Daily Dice {date}",
   "copy": "Copy", "copied": "Copied",
   "error": "Error",
-  "menu": "Menu",
   "close": "Close",
   "guide.title": "Quantum guide",
   "guide.off": "The guide is off.",
   "you": "You",
-  "undos.unlimited": "any number",
 };
 
 const TR = {
@@ -115,7 +111,6 @@ const TR = {
   "desc.fogofwar": "Karanlık satranç: yalnızca taşlarının ulaştığı hücreleri görürsün; kazanmak için şahı al.",
   "desc.alea": "İki zarla satranç: zarların gösterdiği taşı oynat; serbest hamle, yeniden atış ve rok jokerleri ile Quantum rehberi.",
   "settings": "Ayarlar",
-  "play": "Oyna",
   "start": "Yeni oyun başlat",
   "mode": "Rakip", "mode.bot": "Quantum (motor)", "mode.local": "Bu cihazda iki kişi",
   "level": "Seviye", "level.beginner": "Acemi", "level.easy": "Kolay", "level.normal": "Normal",
@@ -179,7 +174,6 @@ const TR = {
   "reason.other": "oyun sona erdi",
   "stalemated": "{winner}, {loser} tarafı pat etti: {score}",
   "pgn": "PGN indir",
-  "replay": "Tekrar izle",
   "replay-first": "İlk konum", "replay-prev": "Önceki hamle",
   "replay-next": "Sonraki hamle", "replay-last": "Son konum",
   "replay.at": "Konum {i} / {n}",
@@ -192,12 +186,10 @@ const TR = {
   "daily.title": "Günün Zarları {date}",
   "copy": "Kopyala", "copied": "Kopyalandı",
   "error": "Hata",
-  "menu": "Menü",
   "close": "Kapat",
   "guide.title": "Quantum rehberi",
   "guide.off": "Rehber kapalı.",
   "you": "Sen",
-  "undos.unlimited": "sınırsız",
 };
 
 const TABLES = { en: EN, tr: TR };
