@@ -311,6 +311,10 @@ function act(action) {
   }
 }
 
+$("moves").addEventListener("click", (event) => {
+  const li = event.target.closest("li");
+  if (li && !replay.el.hidden) replay.goTo([...$("moves").children].indexOf(li) + 1);
+});
 for (const button of $("actions").querySelectorAll("button[data-action]")) {
   button.addEventListener("click", () => act(button.dataset.action));
 }

@@ -86,15 +86,22 @@ export class Replay {
     return this.index === null ? null : this.positions[this.index];
   }
 
+  /** Show the position after `ply` answers (the last one: the live end). */
+  goTo(ply) {
+    const last = this.positions.length - 1;
+    if (last < 0) return;
+    const index = Math.max(0, Math.min(last, ply));
+    this.index = index === last ? null : index;
+    this._buttons();
+    this.onChange();
+  }
+
   step(action) {
     const last = this.positions.length - 1;
     if (last < 0) return;
     const now = this.index === null ? last : this.index;
-    const next = { "replay-first": 0, "replay-prev": Math.max(0, now - 1),
-      "replay-next": Math.min(last, now + 1), "replay-last": last }[action];
-    this.index = next === last ? null : next;
-    this._buttons();
-    this.onChange();
+    this.goTo({ "replay-first": 0, "replay-prev": now - 1, "replay-next": now + 1,
+      "replay-last": last }[action]);
   }
 
   _buttons() {
