@@ -229,7 +229,7 @@ export class Board {
       const dist = Math.hypot(vx, vy);
       if (dist < 0.01 || dist > reach) continue;
       const cos = (vx * dx + vy * dy) / dist;
-      if (cos < 0.45) continue;
+      if (cos < (this.hex ? 0.45 : 0.95)) continue;      // square boards: straight only
       const score = (1 - cos) * 10 + dist + (vy < 0 ? 0 : 0.001);
       if (score < bestScore) {
         bestScore = score;
