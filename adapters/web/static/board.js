@@ -221,6 +221,7 @@ export class Board {
     const a = this.cells.get(from);
     if (!a) return null;
     const reach = this.hex ? 2.0 : 1.5;
+    const rank = splitCell(from)[1];
     let best = null;
     let bestScore = Infinity;
     for (const b of this.cells.values()) {
@@ -230,7 +231,8 @@ export class Board {
       if (dist < 0.01 || dist > reach) continue;
       const cos = (vx * dx + vy * dy) / dist;
       if (cos < (this.hex ? 0.45 : 0.95)) continue;      // square boards: straight only
-      const score = (1 - cos) * 10 + dist + (vy < 0 ? 0 : 0.001);
+      // Hex left/right has two neighbours at 30°: the one on the same rank wins.
+      const score = (1 - cos) * 10 + dist + (splitCell(b.n)[1] === rank ? 0 : 0.001);
       if (score < bestScore) {
         bestScore = score;
         best = b.n;
