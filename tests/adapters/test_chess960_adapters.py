@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import random
+import subprocess
+import sys
 
 import chess
 import chess.pgn
 import pytest
 
-from adapterkit import run_match_script
+from adapterkit import MATCH, REPO_ROOT, run_match_script
 from adapters import session as session_module
 from adapters.arbiter import Referee
 from adapters.chess960 import (Chess960Referee, check_number, draw_numbers, number_of,
@@ -242,9 +244,6 @@ def test_match_script_plays_chess960_pairs(tmp_path):
 
 
 def test_match_script_refuses_chess960_outside_chess():
-    import subprocess
-    import sys
-    from adapterkit import MATCH, REPO_ROOT
     proc = subprocess.run([sys.executable, str(MATCH), "--chess960", "--variant", "grand"],
                           capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
     assert proc.returncode == 2 and "form of chess" in proc.stderr
