@@ -101,10 +101,10 @@ export class Board {
     const ys = [...this.cells.values()].map((c) => c.sy);
     const half = this.hex ? 1 : 0.5;
     const margin = this.hex ? 1.1 : 0.45;
-    const vb = [Math.min(...xs) - half - margin, Math.min(...ys) - half - (this.hex ? 0.9 : 0.05),
-      0, 0];
+    const top = this.hex ? 1.1 : 0.05;
+    const vb = [Math.min(...xs) - half - margin, Math.min(...ys) - half - top, 0, 0];
     vb[2] = Math.max(...xs) + half + (this.hex ? margin : 0.05) - vb[0];
-    vb[3] = Math.max(...ys) + half + margin - vb[1];
+    vb[3] = Math.max(...ys) + half + (this.hex ? 1.1 : margin) - vb[1];
     this.svg.setAttribute("viewBox", vb.map((v) => v.toFixed(3)).join(" "));
     this._coords();
   }
@@ -121,20 +121,26 @@ export class Board {
     return make("polygon", { points: pts.join(" ") });
   }
 
-  /** File letters under the lowest cell of each file, rank numbers left of each rank. */
+  /** File letters and rank numbers around the board. Square: files under the bottom
+   * row, ranks left of the left column. Hex: each file's letter beyond its first-rank
+   * cell (under it, over it on a turned board), each rank's number beyond its leftmost
+   * cell (the left column, else across the slanted edge). */
   _coords() {
     this.coordLayer.replaceChildren();
     const files = new Map();
     const ranks = new Map();
+    const bottom = (cell) => (this.hex ? -splitCell(cell.n)[1] : cell.sy);
     for (const cell of this.cells.values()) {
       const [file, rank] = splitCell(cell.n);
-      if (!files.has(file) || cell.sy > files.get(file).sy) files.set(file, cell);
+      if (!files.has(file) || bottom(cell) > bottom(files.get(file))) files.set(file, cell);
       if (!ranks.has(rank) || cell.sx < ranks.get(rank).sx) ranks.set(rank, cell);
     }
     const minX = Math.min(...[...this.cells.values()].map((c) => c.sx));
     const size = this.hex ? 0.55 : 0.3;
+    const down = this.hex && this.flipped ? -1 : 1;
     for (const [file, cell] of files) {
-      const y = cell.sy + (this.hex ? ROOT3 / 2 + 0.45 : 0.5 + 0.32);
+      const y = cell.sy + down * (this.hex ? ROOT3 / 2 + 0.45 : 0.5 + 0.32)
+        + (down < 0 ? size * 0.7 : 0);
       make("text", { x: cell.sx, y, "font-size": size, class: "coord file" }, this.coordLayer)
         .textContent = file;
     }
