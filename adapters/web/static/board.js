@@ -54,9 +54,16 @@ export class Board {
     this.coordLayer = make("g", { class: "coords", "aria-hidden": "true" }, this.svg);
     this.cells.clear();
     this.focusCell = null;
+    // ARIA grid rows: one per rank, the highest first (the hex ranks are chevrons).
+    const rows = new Map();
+    const byRank = [...layout.cells].sort((a, b) => splitCell(b.n)[1] - splitCell(a.n)[1]);
+    for (const cell of byRank) {
+      const rank = splitCell(cell.n)[1];
+      if (!rows.has(rank)) rows.set(rank, make("g", { role: "row" }, this.cellLayer));
+    }
     for (const cell of layout.cells) {
       const el = make("g", { class: "cell", role: "gridcell", "data-cell": cell.n, tabindex: "-1" },
-        this.cellLayer);
+        rows.get(splitCell(cell.n)[1]));
       this.cells.set(cell.n, { ...cell, el, piece: null });
     }
     this._place();
@@ -204,10 +211,20 @@ export class Board {
     const a = this.cells.get(from);
     const b = this.cells.get(to);
     if (!a || !b || !b.image || !b.image.animate) return;
-    const dx = a.sx - b.sx;
-    const dy = a.sy - b.sy;
-    b.image.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
-      { duration: 220, easing: "ease-out" });
+    // A copy slides on top of every cell; the piece itself shows once it has arrived.
+    const piece = b.image;
+    const ghost = piece.cloneNode(true);
+    ghost.classList.add("ghost");
+    this.svg.append(ghost);
+    piece.style.visibility = "hidden";
+    const slide = ghost.animate([{ transform: `translate(${a.sx - b.sx}px, ${a.sy - b.sy}px)` },
+      { transform: "translate(0, 0)" }], { duration: 220, easing: "ease-out" });
+    const done = () => {
+      ghost.remove();
+      piece.style.visibility = "";
+    };
+    slide.onfinish = done;
+    slide.oncancel = done;
   }
 
   /** Roving focus: cell gets tabindex 0 (and the focus, when move is true). */
