@@ -60,7 +60,8 @@ export class AleaPanel {
     if (x.free_phase) {
       this.free.textContent = t("free-phase", { w: x.moves_made?.[0] ?? 0, b: x.moves_made?.[1] ?? 0 });
     }
-    const cools = (x.cooldown || []).map((p, i) => p && t("cooldown.side",
+    // A9: the type a side moved last waits one turn (pawns never do).
+    const cools = (x.cooldown || []).map((p, i) => p && p !== "p" && t("cooldown.side",
       { side: sideName(i), piece: t(`piece.${p}`) })).filter(Boolean);
     this.cooldown.hidden = cools.length === 0 || classic;
     this.cooldown.textContent = cools.length ? t("cooldown", { list: cools.join("; ") }) : "";
