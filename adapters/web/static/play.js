@@ -229,6 +229,7 @@ function receive(msg) {
   }
   if (msg.t === "error") {
     $("error").textContent = msg.text;
+    dropped = false;
     if (!state) $("status").textContent = t("error");
     return;
   }
