@@ -17,6 +17,7 @@ import { renderBook } from "./book.js";
 import { arrangeSeats, nameBars, placeSideButtons } from "./seats.js";
 import { announce, moveSentence } from "./announce.js";
 import { keepAwake } from "./wakelock.js";
+import { moveSound, setSound, soundOn } from "./sound.js";
 import { setupMenu } from "./menu.js";
 import { renderAdaptive, renderDaily } from "./aftergame.js";
 
@@ -273,16 +274,22 @@ function receive(msg) {
     words = [words, resultWords(state.result)].filter(Boolean).join(". ");
   }
   if (words) announce($("announce"), words);
-  if (sameGame && state.last && state.moves.length > prev.moves.length && !dropped) {
-    board.animate(state.last[0], state.last[1]);
+  if (sameGame && state.moves.length > prev.moves.length) {
+    if (state.last && !dropped) board.animate(state.last[0], state.last[1]);
+    const to = state.last?.[1];
+    moveSound(state.check.length ? "check" : to && prev.pieces[to] ? "capture" : "move");
   }
   dropped = false;
   keepAwake(!state.over);
   main.dataset.ready = "1";
 }
 
+function soundButton() {
+  document.querySelector("[data-action=sound]").setAttribute("aria-pressed", String(soundOn()));
+}
+
 function act(action) {
-  if (!state && action !== "new") return;
+  if (!state && action !== "new" && action !== "sound") return;
   switch (action) {
     case "new":
       selected = null;
@@ -304,6 +311,10 @@ function act(action) {
     case "guide":
       send({ t: "guide", on: !state.guide?.on });
       break;
+    case "sound":
+      setSound(!soundOn());
+      soundButton();
+      break;
     case "reset-adaptive":
       send({ t: "reset_adaptive" });
       break;
@@ -316,6 +327,7 @@ $("moves").addEventListener("click", (event) => {
   const li = event.target.closest("li");
   if (li && !replay.el.hidden) replay.goTo([...$("moves").children].indexOf(li) + 1);
 });
+soundButton();
 for (const button of $("actions").querySelectorAll("button[data-action]")) {
   button.addEventListener("click", () => act(button.dataset.action));
 }
