@@ -1,5 +1,5 @@
 // The index page: the five games' links, carrying the settings form's query string.
-import { pickLang, setLang, translatePage } from "./i18n.js";
+import { pickLang, setLang, t, translatePage } from "./i18n.js";
 import { readSettings, queryOf, buildForm, formSettings } from "./settings.js";
 
 const query = new URLSearchParams(location.search);
@@ -20,6 +20,7 @@ function updateLinks() {
 function render(settings) {
   setLang(lang);
   translatePage();
+  document.title = t("title.index");
   buildForm(form, settings, lang);
   updateLinks();
 }
