@@ -19,7 +19,8 @@ import threading
 from pathlib import Path
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import (NoAlertPresentException,
+                                        StaleElementReferenceException, TimeoutException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -307,6 +308,13 @@ class Browser:
         ActionChains(self.driver).click_and_hold(start).move_by_offset(8, 8) \
             .move_to_element(end).release().perform()
 
+    def confirm(self) -> None:
+        """Accept the page's confirmation dialog, where it asks one."""
+        try:
+            self.driver.switch_to.alert.accept()
+        except NoAlertPresentException:
+            pass
+
     def press(self, *keys) -> None:
         """Keys pressed on whatever has the focus."""
         ActionChains(self.driver).send_keys(*keys).perform()
@@ -326,6 +334,7 @@ class Browser:
         ply, sent = len(state["moves"]), len(self.sent("move"))
         cells = re.findall(r"[a-l]\d+", move)
         letter = piece or move[len("".join(cells)):] or None
+        self.wait_still()
         self.click_cell(cells[0], state)
         self.wait(lambda d: "selected" in self.classes(cells[0]), f"{cells[0]} selected")
         self.click_cell(cells[1], state)
@@ -333,6 +342,13 @@ class Browser:
             self.choose_promotion(letter)
         self.wait(lambda d: int(self.attr("ply") or 0) > ply, f"the move {move} shown")
         self.wait(lambda d: len(self.sent("move")) > sent, f"the move {move} in the log")
+
+    def wait_still(self) -> None:
+        """Wait until no piece slides on the board (a person lets it land first)."""
+        self.wait(lambda d: d.execute_script(
+            "const b = document.getElementById('board');"
+            "return !b || b.getAnimations({subtree: true}).length === 0;"),
+            "the board's animations to end")
 
     def choose_promotion(self, letter: str) -> None:
         self.wait(lambda d: self.shown("#promotion"), "the promotion panel")

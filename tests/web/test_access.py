@@ -41,3 +41,14 @@ def test_a_move_is_announced(browser):
     browser.wait(lambda d: browser.text("#announce") == "Black knight moved from g8 to f6",
                  "the announcement of Nf6")
     assert browser.classes("g8") >= {"last"} and browser.classes("f6") >= {"last"}
+
+
+def test_the_turkish_interface(browser):
+    browser.open("/chess?mode=local&lang=en")
+    english = browser.text('button[data-action="undo"]')
+    browser.open("/chess?mode=local&lang=tr")
+    assert browser.find("html").get_attribute("lang") == "tr"
+    assert browser.text('button[data-action="undo"]') not in ("", english)
+    labels = {name: c["label"] for name, c in browser.cells().items()}
+    assert labels["e4"] != "e4, empty" and labels["e4"].startswith("e4, ")
+    assert labels["e2"] not in ("e2, white pawn", labels["e4"])

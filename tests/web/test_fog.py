@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from selenium.common.exceptions import NoAlertPresentException
+import pytest
 
 from browser import LABEL, expected_label, plain_moves
 from engine.board import Board
@@ -44,20 +44,23 @@ def check_secrecy(frames: list[dict], moves: list[str], cells: set[str]) -> int:
                 assert answer == move
             else:
                 assert (answer, text) == ("?", "?"), f"ply {ply}: a hidden move shown"
-        own_from = {m[:2] for i, m in enumerate(moves[:ply]) if i % 2 == viewer}
+        own = {c for i, m in enumerate(moves[:ply]) if i % 2 == viewer for c in (m[:2], m[2:4])}
         for cell in state["last"] or ():
-            assert cell in view.visible or cell in own_from, f"ply {ply}: last {state['last']}"
+            assert cell in view.visible or cell in own, f"ply {ply}: last {state['last']}"
         checked += 1
     return checked
 
 
 def assert_board_shows(browser, state: dict) -> None:
-    """Every cell's accessible name is what the state allows, of the contract's form."""
+    """Every cell's accessible name is what the state allows, of the contract's form, and
+    the fog and the cells of pieces lost out of sight are marked."""
     cells = browser.cells()
     assert set(cells) == {c["n"] for c in browser.layout()["cells"]}
     for name, cell in cells.items():
         assert LABEL.fullmatch(cell["label"]), cell["label"]
         assert cell["label"] == expected_label(state, name)
+        assert ("fog" in cell["classes"]) == (name in state["fog"]), name
+        assert ("lost" in cell["classes"]) == (name in state["lost"]), name
 
 
 def test_two_people_at_one_device_pass_it_behind_a_curtain(browser):
@@ -100,10 +103,7 @@ def test_against_the_engine_the_page_never_gets_a_hidden_piece(browser):
         browser.play(rng.choice(plain_moves(state)))
         browser.wait_settled(ply=2 * turn + 2)
     browser.click(browser.find('button[data-action="resign"]'))
-    try:
-        browser.driver.switch_to.alert.accept()         # a page may ask to confirm
-    except NoAlertPresentException:
-        pass
+    browser.confirm()
     browser.wait(lambda d: browser.attr("over") == "1", "the end of the game")
     final = browser.last_state()
     moves = [answer for _, answer, _ in final["moves"]]
@@ -111,6 +111,18 @@ def test_against_the_engine_the_page_never_gets_a_hidden_piece(browser):
     received = [m for d, m in browser.frames() if d == "in"]
     assert check_secrecy(received, moves, cells) >= 10
     assert_replay_steps(browser, final)
+
+
+def test_after_a_hidden_reply_the_own_last_piece_answers_a_click_at_once(browser):
+    """The engine's reply is hidden, so nothing moves on the person's board: the piece
+    the person moved last must not slide again, and a click on it selects it at once."""
+    browser.open("/fogofwar?level=beginner")
+    browser.wait_turn(0)
+    browser.play("g1f3")
+    state = browser.wait_turn(0)
+    assert state["moves"][1] == [1, "?", "?"] and state["last"] == ["g1", "f3"]
+    browser.click_cell("f3", state)
+    browser.wait(lambda d: "selected" in browser.classes("f3"), "f3 selected", timeout=3)
 
 
 def assert_replay_steps(browser, final: dict) -> None:
@@ -128,3 +140,25 @@ def assert_replay_steps(browser, final: dict) -> None:
     browser.wait(shows(1), "the replay's second position")
     browser.click(browser.find('button[data-action="replay-last"]'))
     browser.wait(shows(len(replay) - 1), "the replay's last position")
+
+
+def test_the_secrecy_check_catches_a_leak():
+    """The check above fails on a state that shows a hidden piece or a hidden move (no
+    browser: states made from the rules' view, then spoiled)."""
+    moves = ["e2e4", "d7d5"]
+    board = Board("fogofwar")
+    for move in moves:
+        board.push(move)
+    view = fog_view(board, "w")
+    cells = {f"{f}{r}" for f in "abcdefgh" for r in range(1, 9)}
+    honest = {"t": "state", "over": False, "viewer": 0, "pieces": dict(view.pieces),
+              "fog": sorted(cells - set(view.visible)), "fen": view.fen, "last": ["e2", "e4"],
+              "moves": [[0, "e2e4", "e2e4"], [1, "?", "?"]], "legal": []}
+    assert check_secrecy([honest], moves, cells) == 1
+    assert {"d7", "d8"} <= set(honest["fog"])
+    for spoil in ({"pieces": {**view.pieces, "d8": "q"}},
+                  {"fog": honest["fog"][1:]},
+                  {"moves": [[0, "e2e4", "e2e4"], [1, "d7d5", "d5"]]},
+                  {"last": ["d7", "d5"]}, {"fen": board.fen()}, {"viewer": 1}):
+        with pytest.raises(AssertionError):
+            check_secrecy([{**honest, **spoil}], moves, cells)
