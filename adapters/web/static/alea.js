@@ -48,7 +48,7 @@ export class AleaPanel {
     if (!isAlea) return;
     this._dice(x);
     const classic = Boolean(x.classic);
-    this.root.hidden = classic && !x.promotion;        // Classic: no dice, no jokers
+    this.root.hidden = classic;                         // Classic: no dice, no jokers
     for (const [i, id] of ["jokers-white", "jokers-black"].entries()) {
       const el = document.getElementById(id);
       el.hidden = classic || !x.jokers;
@@ -69,7 +69,8 @@ export class AleaPanel {
     this.followUp.hidden = due.length === 0;
     this.followUp.textContent = due.map(([f, i]) =>
       `${sideName(i)}: ${t("follow-up", { rook: f[0], king: f[1] })}`).join(" ");
-    const promo = x.promotion;
+    // The promotion die's result, while its move is one of the last two answers.
+    const promo = x.promotion && x.promotion.ply >= state.moves.length - 2 ? x.promotion : null;
     this.promotionDie.hidden = !promo;
     if (promo) {
       this.promotionDie.textContent = t("promotion-die", { cell: promo.cell, piece: t(`piece.${promo.piece}`) });
