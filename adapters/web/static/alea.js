@@ -73,7 +73,11 @@ export class AleaPanel {
     const promo = x.promotion && x.promotion.ply >= state.moves.length - 2 ? x.promotion : null;
     this.promotionDie.hidden = !promo;
     if (promo) {
-      this.promotionDie.textContent = t("promotion-die", { cell: promo.cell, piece: t(`piece.${promo.piece}`) });
+      const img = document.createElement("img");
+      img.src = `/static/pieces/${promo.cell.endsWith("1") ? "b" : "w"}${promo.piece}.svg`;
+      img.alt = "";
+      this.promotionDie.replaceChildren(img,
+        t("promotion-die", { cell: promo.cell, piece: t(`piece.${promo.piece}`) }));
       this.promotionDie.dataset.piece = promo.piece;
     }
     for (const b of Object.values(this.buttons)) b.hidden = classic;
