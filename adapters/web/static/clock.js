@@ -19,9 +19,7 @@ export class Clocks {
     this.left = state.clocks;
     this.since = performance.now();
     this.running = state.over || state.curtain ? null : state.turn;
-    for (const [i, el] of this.els.entries()) {
-      el.hidden = !this.left;
-    }
+    for (const el of this.els) el.hidden = !this.left;
     this._draw();
   }
 
