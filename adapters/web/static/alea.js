@@ -121,12 +121,7 @@ export class AleaPanel {
     const notes = [...(guide.notes || [])].sort((a, b) =>
       (a.kind === "threat" ? 0 : 1) - (b.kind === "threat" ? 0 : 1));
     this.guideList.replaceChildren();
-    if (!guide.on) {
-      const li = document.createElement("li");
-      li.className = "off";
-      li.textContent = t("guide.off");
-      this.guideList.append(li);
-    }
+    this.guideBox.querySelector(".guide-off").hidden = Boolean(guide.on);
     for (const note of notes) {
       const li = document.createElement("li");
       li.dataset.kind = note.kind;
