@@ -257,6 +257,10 @@ function receive(msg) {
   $("status").textContent = statusText();
   $("title").textContent = t(`game.${game}`) + (state.setup.chess960 ? " 960" : "");
   nameBars(state.names);
+  for (const [i, id] of ["bar-white", "bar-black"].entries()) {
+    $(id).classList.toggle("thinking", state.thinking && state.turn === i);
+    $(id).classList.toggle("to-move", !state.over && state.turn === i);
+  }
   clocks.update(state);
   replay.update(state);
   resultBox.update(state);
