@@ -391,7 +391,8 @@ class AleaReferee(Referee):
             last_promotion = {"cell": parse_token(self.tokens[index])[0].move[2:],
                               "piece": piece, "ply": index}
         extra = {"dice": list(st.dice) if st.dice else None, "classic": st.classic,
-                 "free_phase": alea.is_free_phase(st), "moves_made": list(st.moves),
+                 "free_phase": alea.is_free_phase(st), "free_moves": alea.FREE_MOVES,
+                 "moves_made": list(st.moves),
                  "jokers": list(st.jokers), "rerolls": list(st.rerolls),
                  "castle_jokers": list(st.castle_jokers), "cooldown": list(st.last_type),
                  "follow_up": [list(f) if f else None for f in st.follow_up],

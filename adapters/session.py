@@ -33,7 +33,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from adapters.arbiter import (GRACE, Clocks, GameOver, GameRecord, Referee, TimeControl,
-                              last_cells, pieces_of, referee_for)
+                              check_cells, last_cells, pieces_of, referee_for)
 from adapters import book_sight
 from adapters.draws import parse_score
 from adapters.uci_engine import EngineError
@@ -482,10 +482,11 @@ class GameSession:
             return []
         start, moves = self.referee.board_moves(self.rec)
         board = Board(self.board.variant, start)
-        out = [{"pieces": pieces_of(board), "last": None}]
+        out = [{"pieces": pieces_of(board), "last": None, "check": check_cells(board)}]
         for move in moves:
             board.push(move)
-            out.append({"pieces": pieces_of(board), "last": last_cells([move])})
+            out.append({"pieces": pieces_of(board), "last": last_cells([move]),
+                        "check": check_cells(board)})
         return out
 
     def view(self, viewer: int | None) -> SideView:

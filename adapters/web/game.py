@@ -236,12 +236,15 @@ class WebGame:
         refusal = self.session.refusal(side, move)
         if refusal is not None:
             raise IllegalAnswer(refusal)
-        self.notes = await self._review(side, move.strip().lower())
-        self.draw_answer = None
+        review = self._review(side, move.strip().lower())
+        self.notes, self.draw_answer = [], None
         self.session.play(side, move)
         if not self.bot and self.setup.game == "fogofwar" and not self.session.over:
             self.curtain = self.session.turn
-        await self._changed()
+        await self._changed()           # the move is shown at once, the review after it
+        if review is not None:          # (the engine's reply waits for this lock)
+            self.notes = await self._guide_notes(review)
+            await self.broadcast()
 
     async def _undo(self, msg: dict) -> None:
         self._no_engine_busy()
@@ -307,11 +310,13 @@ class WebGame:
         self.notes = self.notes + await self._guide_notes(
             lambda: self.guide.advice(position, fen))
 
-    async def _review(self, side: int, token: str) -> list:
+    def _review(self, side: int, token: str):
+        """The guide's review of the person's move ``token``, to ask once it is played
+        (the position is taken now, before it); None when the guide is off."""
         if self.guide is None or not self.guide.on or side != self.person:
-            return []
+            return None
         position, fen = self.session.position_for(side), self.session.view(side).fen
-        return await self._guide_notes(lambda: self.guide.review(position, fen, token))
+        return lambda: self.guide.review(position, fen, token)
 
     async def _guide_notes(self, ask) -> list:
         try:
@@ -395,7 +400,7 @@ class WebGame:
                 "ranks": max(g.ranks),
                 "cells": [{"n": n, "x": x, "y": y, "c": c}
                           for n, (x, y), c in zip(g.names, g.coords, g.colours)],
-                "pieces": {ch: PIECE_NAMES.get(ch, ch) for ch in letters if ch}}
+                "pieces": {ch: PIECE_NAMES.get(ch, ch) for ch in letters[1:]}}
 
     def viewer(self) -> int | None:
         """The side a page shows: the person's against the bot; between two people the

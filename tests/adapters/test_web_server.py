@@ -317,3 +317,26 @@ def test_the_state_carries_the_book_and_the_opening():
     assert start["opening"] is None and start["book"]["moves"][0]["text"] in ("e4", "d4")
     assert state["opening"] == {"eco": "C50", "name": "Italian Game"}
     assert {"Bc5", "Nf6"} <= {m["text"] for m in state["book"]["moves"]}
+
+
+def test_the_guide_reviews_a_move_after_it_is_shown():
+    """With the guide on, the person's move reaches the page at once; the guide's review
+    of it follows in a later state, before the engine's reply is shown."""
+    async def scenario(server, page):
+        await page.send(t="new", game="alea", level="beginner", guide=True)
+        await page.next()
+        first = await page.until(lambda m: m["t"] == "state" and m["guide"]["notes"])
+        await page.send(t="move", move=first["legal"][0])
+        states = [await page.next()]
+        while not (states[-1]["t"] == "state" and states[-1]["turn"] == 0
+                   and not states[-1]["thinking"]):
+            states.append(await page.next())
+        return first, states
+    first, states = play(scenario)
+    assert any(n["kind"] == "best" for n in first["guide"]["notes"])
+    shown = states[0]
+    assert len(shown["moves"]) == 1 and shown["guide"]["notes"] == []
+    reviewed = next(i for i, s in enumerate(states) if s["guide"]["notes"]
+                    and any(n["kind"] == "review" for n in s["guide"]["notes"]))
+    replied = next(i for i, s in enumerate(states) if len(s["moves"]) >= 2)
+    assert 0 < reviewed <= replied

@@ -58,7 +58,8 @@ export class AleaPanel {
     }
     this.free.hidden = !x.free_phase;
     if (x.free_phase) {
-      this.free.textContent = t("free-phase", { w: x.moves_made?.[0] ?? 0, b: x.moves_made?.[1] ?? 0 });
+      this.free.textContent = t("free-phase", { w: x.moves_made?.[0] ?? 0, b: x.moves_made?.[1] ?? 0,
+                                                n: x.free_moves ?? 8 });
     }
     // A9: the type a side moved last waits one turn (pawns never do).
     const cools = (x.cooldown || []).map((p, i) => p && p !== "p" && t("cooldown.side",

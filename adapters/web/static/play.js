@@ -156,7 +156,7 @@ function draw() {
   const rp = replay.current();
   const marks = {
     last: new Set((rp ? rp.last : state.last) || []),
-    check: new Set(rp ? [] : state.check),
+    check: new Set(rp ? rp.check || [] : state.check),
     fog: new Set(rp ? [] : state.fog),
     lost: new Set(rp ? [] : state.lost),
     threat: rp ? new Set() : threatCells(state),
