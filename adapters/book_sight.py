@@ -53,11 +53,11 @@ def book_line(start_fen: str, moves: list[str], source: book.Book | None = None)
         if _in_book(found):
             left = None
         elif was_in:
-            left = {"ply": first + board.ply(), "side": side, "text": text}
+            left = {"ply": first + len(board.move_stack), "side": side, "text": text}
     shown = found if _in_book(found) else []
     if not shown and left is None:
         return None
-    return {"ply": first + board.ply(), "games": sum(m.games for m in shown),
+    return {"ply": first + len(board.move_stack), "games": sum(m.games for m in shown),
             "moves": [{"move": m.uci, "text": _san(board, m.uci), "share": round(m.share, 4),
                        "games": m.games,
                        "score": None if m.score is None else round(m.score, 4)}

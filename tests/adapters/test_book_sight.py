@@ -135,3 +135,14 @@ def test_the_games_without_a_book_show_none_and_fog_hides_it():
             assert view.book is None and view.opening is None
     s = session("fogofwar", opening=("e2e4", "e7e5"))
     assert "Italian" not in str(s.view(0).to_json()) and s.view(0).book is None
+
+
+def test_plies_count_from_the_fens_move_number():
+    """A game from a FEN at move 5 is at ply 8 there: its first move is ply 9, and
+    the book ends 24 plies after the game's own start."""
+    fen = START.replace(" 0 1", " 0 5")
+    line = book_sight.book_line(fen, ["a2a3"])
+    assert line["ply"] == 9 and line["left"] == {"ply": 9, "side": 0, "text": "a3"}
+    moves = "g1f3 g8f6 f3g1 f6g8".split() * 4
+    assert book_sight.book_line(fen, moves[:15]) is not None
+    assert book_sight.book_line(fen, moves) is None
