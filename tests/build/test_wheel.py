@@ -112,3 +112,31 @@ def test_a_missing_data_file_stops_the_engine_at_start(installed, tmp_path):
             assert f"{params / 'chess.toml'} is missing" in proc.stderr, proc.stderr
     finally:
         shutil.move(kept, params / "chess.toml")
+
+
+def test_the_installed_web_board_serves_every_page_and_asset(installed):
+    """``quantum serve`` from the install: each game's page, and every file of the
+    checkout's adapters/web/static byte for byte (the wheel once left out the pages)."""
+    import urllib.request
+
+    bin_dir, work = installed
+    proc = subprocess.Popen([str(bin_dir / "quantum"), "serve", "--port", "0"], cwd=work,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"(http://[\d.]+:\d+/)", line)
+        assert url, line
+        base = url[1]
+        for page in ("", "chess", "grand", "hexagonal", "fogofwar", "alea"):
+            with urllib.request.urlopen(base + page, timeout=30) as resp:
+                assert resp.status == 200 and b"<html" in resp.read().lower()
+        static = REPO_ROOT / "adapters" / "web" / "static"
+        files = [p for p in static.rglob("*") if p.is_file()]
+        assert len(files) > 20
+        for path in files:
+            rel = path.relative_to(static).as_posix()
+            with urllib.request.urlopen(f"{base}static/{rel}", timeout=30) as resp:
+                assert resp.read() == path.read_bytes(), rel
+    finally:
+        proc.terminate()
+        proc.wait(15)
