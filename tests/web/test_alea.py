@@ -10,13 +10,15 @@ from urllib.parse import quote
 
 import pytest
 
-from browser import plain_moves
+from browser import PIECE_NAMES, plain_moves
 
 # Past the free opening; both sides may still castle either way, with a castle joker each.
 CASTLE = ("r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 9 "
           "8/8 -/- 4/4 2/2 1/1 -/- - alea")
 # White to move; the queen on d4 is attacked by the knight on c6 (tests/adapters).
 QUEEN_HIT = "4k3/1p6/2n5/8/3Q4/B7/7P/R3K3 w - - 0 30 20/20 -/- 4/4 2/2 0/0 -/- - alea"
+# A white pawn one step from promotion (A11: the promotion die decides the piece).
+PROMOTE = "k7/4P3/8/8/8/8/8/4K3 w - - 0 30 20/20 -/- 4/4 2/2 0/0 -/- - alea"
 
 
 def open_alea(browser, fen: str, guide: bool = False) -> dict:
@@ -104,3 +106,19 @@ def test_the_guide_warns_of_a_threatened_queen(browser, guide):
     assert "threat" in cells["d4"]["classes"], cells["d4"]
     assert [name for name, c in cells.items() if "threat" in c["classes"]] == ["d4"]
     assert button(browser, "guide").get_attribute("aria-pressed") == "true"
+
+
+def test_the_promotion_die_decides_without_a_panel(browser):
+    state = open_alea(browser, PROMOTE)
+    assert "e7e8" in state["legal"] and not any(m.startswith("e7e8") and len(m) == 5
+                                                for m in state["legal"])
+    browser.play("e7e8")
+    assert browser.sent("move")[-1]["move"] == "e7e8" and not browser.shown("#promotion")
+    state = browser.wait_settled(ply=1)
+    die = state["extra"]["promotion"]
+    assert die["cell"] == "e8" and die["piece"] in "nbrq"
+    name = PIECE_NAMES[die["piece"]]
+    assert browser.cells()["e8"]["label"] == f"e8, white {name}"     # the king is far
+    browser.wait(lambda d: browser.shown("#promotion-die"), "the promotion die shown")
+    shown = browser.find("#promotion-die")
+    assert shown.get_attribute("data-piece") == die["piece"] and name in shown.text.lower()

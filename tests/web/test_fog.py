@@ -101,15 +101,17 @@ def test_against_the_engine_the_page_never_gets_a_hidden_piece(browser):
         state = browser.wait_turn(0)
         assert_board_shows(browser, state)
         browser.play(rng.choice(plain_moves(state)))
-        browser.wait_settled(ply=2 * turn + 2)
-    browser.click(browser.find('button[data-action="resign"]'))
-    browser.confirm()
+        if browser.wait_settled(ply=2 * turn + 1)["over"]:
+            break                               # a king fell: the game is over already
+    else:
+        browser.click(browser.find('button[data-action="resign"]'))
+        browser.confirm()
     browser.wait(lambda d: browser.attr("over") == "1", "the end of the game")
     final = browser.last_state()
     moves = [answer for _, answer, _ in final["moves"]]
-    assert "?" not in moves and len(moves) == 10 and final["fog"] == []
+    assert "?" not in moves and len(moves) >= 2 and final["fog"] == []
     received = [m for d, m in browser.frames() if d == "in"]
-    assert check_secrecy(received, moves, cells) >= 10
+    assert check_secrecy(received, moves, cells) >= len(moves)
     assert_replay_steps(browser, final)
 
 

@@ -1,5 +1,6 @@
-"""Two people at one device: face to face, the far player's bar (its buttons and clock)
-and the black pieces are drawn turned 180° toward them; side by side nothing is turned."""
+"""Two people at one device: face to face, the far player's bar (its buttons and clock),
+the black pieces and a copy of the result are drawn turned 180° toward them; side by side
+nothing is turned."""
 from __future__ import annotations
 
 import pytest
@@ -34,3 +35,32 @@ def test_face_to_face_turns_the_far_players_side(browser, seating, turned):
     white, black = black_piece_turn(browser, "e1"), black_piece_turn(browser, "e8")
     assert white is not None and black is not None, "no piece element found in a cell"
     assert abs(white) < 0.5 and abs(abs(black) - turned) < 0.5, (white, black)
+
+
+def result_turns(browser) -> list[float]:
+    """The angles of the displayed, worded parts of the result box."""
+    return browser.driver.execute_script("""
+        const out = [];
+        for (const e of document.querySelectorAll('#result *')) {
+            if (!e.offsetParent || !e.textContent.trim() || e.children.length) continue;
+            let a = 1, b = 0, c = 0, d = 1;
+            for (let p = e; p && p.nodeType === 1; p = p.parentElement) {
+                const t = getComputedStyle(p).transform;
+                if (!t || t === 'none') continue;
+                const m = new DOMMatrix(t);
+                [a, b, c, d] = [m.a * a + m.c * b, m.b * a + m.d * b,
+                                m.a * c + m.c * d, m.b * c + m.d * d];
+            }
+            out.push(Math.round(Math.abs(Math.atan2(b, a) * 180 / Math.PI)));
+        }
+        return out;""")
+
+
+@pytest.mark.parametrize("seating, turns", [("face", {0, 180}), ("side", {0})])
+def test_the_result_box_faces_both_players_face_to_face(browser, seating, turns):
+    browser.open(f"/hexagonal?mode=local&seating={seating}")
+    browser.wait_turn(0)
+    browser.click(browser.find('#bar-white button[data-action="resign"][data-side="w"]'))
+    browser.confirm()
+    browser.wait(lambda d: browser.shown("#result"), "the result box")
+    assert set(result_turns(browser)) == turns
