@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
-from browser import PIECE_NAMES, plain_moves
+from browser import PIECE_NAMES
 
 # Past the free opening; both sides may still castle either way, with a castle joker each.
 CASTLE = ("r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 9 "

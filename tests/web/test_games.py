@@ -43,3 +43,18 @@ def test_moves_by_drag_and_drop(browser):
     browser.wait(lambda d: browser.attr("ply") == "2", "the second dragged move")
     assert [m["move"] for m in browser.sent("move")] == ["e2e4", "g8f6"]
     assert [li.text for li in browser.find_all("ol#moves li")] == ["e4", "Nf6"]
+
+
+def test_a_reload_resumes_the_game(browser):
+    browser.open("/chess?level=beginner")
+    browser.wait_turn(0)
+    browser.play("d2d4")
+    before = browser.wait_settled(ply=2)
+    assert f"#g={before['id']}" in browser.driver.current_url
+    browser.driver.refresh()
+    browser.wait(lambda d: browser.sent("resume"), "the resume message")
+    assert browser.sent("resume")[-1]["id"] == before["id"]
+    after = browser.wait_turn(0)
+    assert after["id"] == before["id"] and after["moves"] == before["moves"]
+    assert [li.text for li in browser.find_all("ol#moves li")] == \
+        [entry[2] for entry in before["moves"]]
