@@ -1,14 +1,18 @@
 """Alea in the browser against Quantum at Beginner: the dice on screen, a reroll, the
 free-move joker and the castle joker used through their buttons (the page must send
 ``reroll``, ``joker:<move>`` and ``castle:<move>``), the counts of both sides shown; and
-the Quantum guide warning of a threatened queen, drawn red. The positions are Alea FENs
+the Quantum guide warning of a threatened queen, drawn red; the promotion die; Daily
+Dice's record and share line. The positions are Alea FENs
 (docs/protocol.md: the chess FEN, then moves made, last types, jokers, rerolls, castle
 jokers, follow-up, dice and mode)."""
 from __future__ import annotations
 
+import datetime
 from urllib.parse import quote
 
 import pytest
+
+from adapters.alea_referee import daily_seed
 
 from browser import PIECE_NAMES
 
@@ -122,3 +126,17 @@ def test_the_promotion_die_decides_without_a_panel(browser):
     browser.wait(lambda d: browser.shown("#promotion-die"), "the promotion die shown")
     shown = browser.find("#promotion-die")
     assert shown.get_attribute("data-piece") == die["piece"] and name in shown.text.lower()
+
+
+def test_daily_dice_records_the_game_and_offers_a_share_line(browser):
+    browser.open("/alea?daily=1")
+    state = browser.wait_turn(0)
+    assert state["setup"]["daily"] and state["setup"]["level"] == "normal"
+    browser.click(browser.find('button[data-action="resign"]'))
+    browser.confirm()
+    browser.wait(lambda d: browser.shown("#daily") and browser.text("#daily"), "#daily")
+    daily = browser.last_state()["daily"]
+    assert state["extra"]["seed"] == daily_seed(datetime.date.fromisoformat(daily["date"]))
+    assert daily["share"] and daily["share"].startswith("Quantum Alea Daily")
+    assert daily["share"] in browser.text("#daily")
+    assert browser.find_all("#daily button"), "no copy button for the share line"
