@@ -1,6 +1,7 @@
-"""The action buttons between two people at one device: undo takes the last move back,
+"""The action buttons. Between two people at one device: undo takes the last move back,
 flip turns the board, each side's own draw button (both pressed: a draw by agreement)
-and resign button end the game in the result box; the clock shows m:ss."""
+and resign button end the game in the result box; the clock shows m:ss. Against the
+engine, "Reset Benlik" is there only at the adaptive level and resets its profile."""
 from __future__ import annotations
 
 import re
@@ -60,3 +61,19 @@ def test_a_draw_needs_both_players_and_resigning_ends_the_game(browser):
     assert box.get_attribute("data-reason") == "resignation"
     assert box.get_attribute("data-white") == "1"
     assert "Black" in box.text and "resign" in box.text.lower(), box.text
+
+
+def test_reset_benlik_is_offered_only_against_the_adaptive_level(browser):
+    browser.open("/chess?level=beginner")
+    browser.wait_turn(0)
+    assert not browser.shown('button[data-action="reset-adaptive"]')
+    browser.open("/chess?level=adaptive")
+    browser.wait_turn(0)
+    reset = browser.find('button[data-action="reset-adaptive"]')
+    assert reset.is_displayed() and reset.get_attribute("disabled") is None
+    browser.click(reset)
+    browser.confirm()
+    browser.wait(lambda d: browser.last_state()["adaptive"] == ["reset"], "the reset")
+    assert {"t": "reset_adaptive"} in browser.sent()
+    browser.wait(lambda d: browser.shown("#adaptive") and browser.text("#adaptive"),
+                 "#adaptive saying so")
