@@ -135,13 +135,15 @@ class Browser:
     """One chromium for the whole session, pointed at one server.
 
     ``frames`` holds the WebSocket frames of the page opened last (and of its reloads):
-    ``(direction, message)`` with direction "in" (server to page) or "out"."""
+    ``(direction, message)`` with direction "in" (server to page) or "out";
+    ``requested`` the addresses it asked for (read from the same log)."""
 
     def __init__(self, server_url: str):
         self.base = server_url.rstrip("/")
         self.driver, self._profile = start_chrome()
         self._sockets: set[str] = set()
         self._frames: list[tuple[str, dict]] = []
+        self.requested: list[str] = []          # every address the page asked for
 
     def quit(self) -> None:
         try:
@@ -157,6 +159,7 @@ class Browser:
         self.driver.get_log("performance")
         self._sockets.clear()
         self._frames.clear()
+        self.requested.clear()
         self.driver.get(self.base + path)
         if ready:
             self.wait_ready()
@@ -226,8 +229,11 @@ class Browser:
         for entry in self.driver.get_log("performance"):
             event = json.loads(entry["message"])["message"]
             method, params = event.get("method"), event.get("params", {})
-            if method == "Network.webSocketCreated":
+            if method == "Network.requestWillBeSent":
+                self.requested.append(params["request"]["url"])
+            elif method == "Network.webSocketCreated":
                 self._sockets.add(params["requestId"])
+                self.requested.append(params["url"])
             elif method in ("Network.webSocketFrameReceived", "Network.webSocketFrameSent"):
                 if params["requestId"] not in self._sockets:
                     continue

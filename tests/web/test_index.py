@@ -1,5 +1,6 @@
 """The index page lists the five games, each a working link to its board; a page asked
-for a game the server refuses shows the error and can still start a good one."""
+for a game the server refuses shows the error and can still start a good one; no page
+asks anything of another host."""
 from __future__ import annotations
 
 import pytest
@@ -43,3 +44,18 @@ def test_a_refused_setting_shows_the_error_and_the_page_recovers(browser, query,
     assert state["setup"]["level"] == "beginner"
     browser.play("e2e4")
     browser.wait_settled(ply=2)
+
+
+def test_the_pages_ask_nothing_of_any_other_host(browser):
+    """No CDN, no font service: every request of the index and a page of each game goes
+    to this server (its WebSocket included)."""
+    host = browser.base.split("//", 1)[1]
+    for path in ("/", *(f"/{game}?mode=local" for game in GAMES)):
+        browser.open(path, ready=path != "/")
+        browser.frames()
+        assert browser.requested, path
+        strangers = [url for url in browser.requested
+                     if url.split("//", 1)[-1].split("/", 1)[0] != host
+                     and not url.startswith(("data:", "blob:", "about:"))]
+        assert not strangers, f"{path} asked {strangers}"
+        assert any(url.startswith("ws://") for url in browser.requested) or path == "/"
