@@ -110,6 +110,8 @@ def test_against_the_engine_the_page_never_gets_a_hidden_piece(browser):
     final = browser.last_state()
     moves = [answer for _, answer, _ in final["moves"]]
     assert "?" not in moves and len(moves) >= 2 and final["fog"] == []
+    assert_board_shows(browser, final)                  # the fog lifted: every piece shown
+    assert any(letter.islower() for letter in final["pieces"])
     received = [m for d, m in browser.frames() if d == "in"]
     assert check_secrecy(received, moves, cells) >= len(moves)
     assert_replay_steps(browser, final)
