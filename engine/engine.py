@@ -110,6 +110,7 @@ class Engine:
         self._board = Board(self._variant)
         self._tt = TranspositionTable(DEFAULT_HASH_MB)
         self._searcher = Searcher()
+        self._game_searcher: Searcher | None = None     # history and killers of this game
         self._thread: threading.Thread | None = None
         self._job = "search"        # what the worker thread runs: search, perft or bench
         self._clock_box: list = _ClockBox()
@@ -317,7 +318,9 @@ class Engine:
             else eval_tables(self._variant)
         self._go_side = board.turn
         strength = self.strength(limits)
-        searcher, box = Searcher(), _ClockBox()
+        if self._game_searcher is None:         # kept across the moves of a game: its
+            self._game_searcher = Searcher()    # history ages by halving at each go
+        searcher, box = self._game_searcher, _ClockBox()
         tt, multipv, overhead, rng = self._tt, self.multipv, self.move_overhead_ms, self._rng
         fog = self._fog
         if fog is not None and self._belief is None:
@@ -456,7 +459,7 @@ class Engine:
         self.stop()
         self.wait()
         self._variant, self._board = HOSTED_GAMES.get(canonical, canonical), board
-        self._game = self._go_side = None
+        self._game = self._go_side = self._game_searcher = None
         self._fog = self._belief = None
         self._alea = state
 
@@ -467,7 +470,7 @@ class Engine:
         self.wait()
         self.finish_game()
         self._board = Board(self._variant, chess960=self._chess960)
-        self._fog = self._belief = None
+        self._fog = self._belief = self._game_searcher = None
         self._tt.clear()
         if self._alea is not None:
             self._alea = alea.AleaState.start()

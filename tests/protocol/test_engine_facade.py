@@ -266,3 +266,31 @@ def test_unknown_level_is_refused():
     with pytest.raises(ValueError, match="unknown level"):
         engine.set_level("expert")
     assert engine.level == "hard"
+
+
+def _nodes_to_depth(engine, depth: int = 7) -> int:
+    """Nodes of a fixed-depth search of the current position (with an empty hash)."""
+    engine.clear_hash()
+    infos, done = [], []
+    engine.go(GoLimits(depth=depth), infos.append, done.append)
+    engine.wait()
+    assert done and done[0].move
+    return max(i.nodes for i in infos)
+
+
+def test_history_is_kept_across_the_moves_of_a_game_and_dropped_by_a_new_game():
+    """A search after an earlier one of the same game orders its moves by what that one
+    learnt (history, issue 15), so it differs from a fresh engine's; ``ucinewgame`` forgets
+    it, and the search is then the fresh one's exactly."""
+    line = ["e2e4", "e7e5", "g1f3", "b8c6"]
+    fresh = Engine()
+    fresh.set_position(None, line)
+    alone = _nodes_to_depth(fresh)
+    engine = Engine()
+    engine.set_position(None, line[:2])
+    _nodes_to_depth(engine)
+    engine.set_position(None, line)
+    assert _nodes_to_depth(engine) != alone
+    engine.new_game()
+    engine.set_position(None, line)
+    assert _nodes_to_depth(engine) == alone
