@@ -137,7 +137,8 @@ class Engine:
 
     # -- settings (option callbacks call these) -----------------------------------------
     def set_hash(self, mb: int) -> None:
-        """Resize the transposition table (its contents are lost)."""
+        """Resize the transposition table (its contents are lost, and with them the
+        game's history: a search afterwards is a fresh engine's)."""
         if not 1 <= mb <= MAX_HASH_MB:
             raise ValueError(f"hash must be 1..{MAX_HASH_MB} MB, not {mb}")
         self.stop()             # a running search reads the table: end it first (waiting
@@ -146,11 +147,15 @@ class Engine:
             self._tt.resize(mb)
         except MemoryError as exc:          # the old table stays: say so, play on
             raise ValueError(str(exc)) from None
+        self._game_searcher = None
 
     def clear_hash(self) -> None:
+        """``Clear Hash``: forget what searches learnt, the table and the game's history
+        (as Stockfish's clears its histories too)."""
         self.stop()
         self.wait()
         self._tt.clear()
+        self._game_searcher = None
 
     @property
     def chess960(self) -> bool:
@@ -168,7 +173,7 @@ class Engine:
         self.stop()
         self.wait()
         self._chess960, self._board = on, board
-        self._game = self._go_side = None
+        self._game = self._go_side = self._game_searcher = None
         self._fog = self._belief = None
 
     def set_level(self, name: str) -> None:

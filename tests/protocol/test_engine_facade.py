@@ -269,8 +269,9 @@ def test_unknown_level_is_refused():
 
 
 def _nodes_to_depth(engine, depth: int = 7) -> int:
-    """Nodes of a fixed-depth search of the current position (with an empty hash)."""
-    engine.clear_hash()
+    """Nodes of a fixed-depth search of the current position, its hash table emptied
+    (only the table: ``clear_hash`` forgets the history too)."""
+    engine._tt.clear()
     infos, done = [], []
     engine.go(GoLimits(depth=depth), infos.append, done.append)
     engine.wait()
@@ -293,4 +294,7 @@ def test_history_is_kept_across_the_moves_of_a_game_and_dropped_by_a_new_game():
     assert _nodes_to_depth(engine) != alone
     engine.new_game()
     engine.set_position(None, line)
+    assert _nodes_to_depth(engine) == alone
+    _nodes_to_depth(engine)
+    engine.clear_hash()
     assert _nodes_to_depth(engine) == alone
