@@ -8,24 +8,10 @@ import pytest
 
 pytest.importorskip("berserk")
 
-from fake_lichess import FakeLichess, Opponent
-from test_lichess_bridge import TOKEN, run_bot
+from fake_lichess import Opponent
+from test_lichess_bridge import TOKEN, pychess, run_bot, server  # noqa: F401 (fixtures)
 
 from adapters.lichess import policy
-
-
-@pytest.fixture
-def server():
-    fake = FakeLichess(token=TOKEN).start()
-    yield fake
-    fake.stop()
-
-
-@pytest.fixture
-def pychess():
-    fake = FakeLichess(token=TOKEN, pychess=True).start()
-    yield fake
-    fake.stop()
 
 
 def replay_chess960(game) -> chess.Board:

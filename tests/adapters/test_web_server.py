@@ -98,6 +98,9 @@ def test_hexagon_layout_is_glinskis():
     ({"t": "new", "clock": "fast"}, "clock must be"),
     ({"t": "new", "game": "chess", "daily": True}, "Alea's settings"),
     ({"t": "new", "fen": "x" * 500}, "fen must be"),
+    ({"t": "new", "game": "grand", "chess960": True}, "chess's settings"),
+    ({"t": "new", "game": "chess", "position": 5}, "add chess960"),
+    ({"t": "new", "game": "chess", "chess960": True, "position": 960}, "0..959"),
     ({"t": "move", "move": "e2e4"}, "no game"),
     ({"t": 7}, "type 't'"),
     ([1, 2], "type 't'"),
@@ -290,18 +293,6 @@ def test_chess960_from_its_position_against_the_engine():
     assert chess.Move.from_uci(reply) in board.legal_moves
     board.push_uci(reply)
     assert set(after["legal"]) == {m.uci() for m in board.legal_moves}
-
-
-@pytest.mark.parametrize("msg, words", [
-    ({"t": "new", "game": "grand", "chess960": True}, "chess's settings"),
-    ({"t": "new", "game": "chess", "position": 5}, "add chess960"),
-    ({"t": "new", "game": "chess", "chess960": True, "position": 960}, "0..959"),
-])
-def test_bad_chess960_settings_get_an_error(msg, words):
-    async def scenario(server, page):
-        await page.ws.send_str(json.dumps(msg))
-        return await page.error()
-    assert words in play(scenario)
 
 
 def test_the_state_carries_the_book_and_the_opening():
