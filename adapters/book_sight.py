@@ -25,12 +25,6 @@ def _in_book(found: list) -> bool:
     return sum(m.games for m in found) >= book.MIN_GAMES
 
 
-def opening(start_fen: str, moves: list[str]) -> dict | None:
-    """``{"eco", "name"}`` of the game ``moves`` (UCI) from ``start_fen``, or None."""
-    named = openings.name_of(moves, None if start_fen == chess.STARTING_FEN else start_fen)
-    return None if named is None else {"eco": named.eco, "name": named.name}
-
-
 def book_line(start_fen: str, moves: list[str], source: book.Book | None = None) -> dict | None:
     """The book for the position after ``moves`` (UCI) from ``start_fen`` (see the module
     docstring): ``{"ply", "games", "moves": [{"move", "text", "share", "games",
@@ -65,12 +59,48 @@ def book_line(start_fen: str, moves: list[str], source: book.Book | None = None)
             "left": left}
 
 
-def sight(line: tuple[str, list[str]] | None) -> dict:
-    """``{"opening", "book"}`` for a referee's ``opening_line`` (None: nothing shown)."""
-    if line is None:
-        return {"opening": None, "book": None}
-    start, moves = line
-    try:
-        return {"opening": opening(start, moves), "book": book_line(start, moves)}
-    except ValueError:                  # a start position python-chess cannot read as chess
-        return {"opening": None, "book": None}
+class OpeningSight:
+    """``{"opening", "book"}`` of one game, asked after every move and by every page that
+    shows it: the opening's name is followed move by move (as engine.openings.name_of
+    names a whole game, but without replaying it each time), and the book of the
+    position asked about last is kept."""
+
+    def __init__(self):
+        self._start: str | None = None
+        self._moves: list[str] = []
+        self._board: chess.Board | None = None
+        self._named = None                      # (ECO, name, source) of the deepest named
+        self._plain = True                      # the line is still plain chess
+        self._book_key, self._book = None, None
+
+    def of(self, line: tuple[str, list[str]] | None) -> dict:
+        """For a referee's ``opening_line`` (None: nothing is shown)."""
+        if line is None:
+            return {"opening": None, "book": None}
+        start, moves = line
+        try:
+            named = self._opening(start, moves)
+            key = (start, tuple(moves))
+            if key != self._book_key:
+                self._book_key, self._book = key, book_line(start, moves)
+        except ValueError:              # a start position python-chess cannot read as chess
+            return {"opening": None, "book": None}
+        return {"opening": None if named is None else {"eco": named[0], "name": named[1]},
+                "book": self._book}
+
+    def _opening(self, start: str, moves: list[str]):
+        if start != self._start or moves[:len(self._moves)] != self._moves:
+            self._board = chess.Board(start)        # a new game, or moves taken back
+            self._start, self._moves, self._plain = start, [], True
+            self._named = openings.table().get(self._board.epd())
+        for move in moves[len(self._moves):]:
+            self._moves.append(move)
+            if not self._plain:
+                continue
+            try:
+                self._board.push_uci(move)
+            except ValueError:                      # the name stands as far as it is chess
+                self._plain = False
+                continue
+            self._named = openings.table().get(self._board.epd()) or self._named
+        return self._named

@@ -214,6 +214,7 @@ class GameSession:
         self.opening = tuple(opening)
         self.texts: list[tuple] = []        # the move list: (side, answer, text) per answer
         self.turns: list[Turn] = []
+        self._opening_sight = book_sight.OpeningSight()
         self.undos_left = [undo_limit, undo_limit]
         self.draw_offer: int | None = None
         self.draw_wait = [0, 0]                     # plies until a side may offer again
@@ -507,7 +508,7 @@ class GameSession:
             clocks=clocks, increment=self.tc.inc if self.tc else 0.0, result=result,
             draw_offer=self.draw_offer,
             undos_left=None if viewer is None else self.undos_left[viewer],
-            extra=sight.extra, **book_sight.sight(self.referee.opening_line(rec)))
+            extra=sight.extra, **self._opening_sight.of(self.referee.opening_line(rec)))
 
 
 def play_game(white, black, variant: str, tc: TimeControl | None,

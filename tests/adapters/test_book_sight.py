@@ -6,7 +6,7 @@ and the terminal."""
 from __future__ import annotations
 
 import collections
-import io
+import random
 
 import chess
 import chess.pgn
@@ -16,7 +16,7 @@ import pytest
 from adapters import book_sight
 from adapters.session import GameSession
 from adapters.terminal import opening_lines
-from engine import book
+from engine import book, openings
 from testkit import refdata
 
 START = chess.STARTING_FEN
@@ -105,6 +105,27 @@ def test_past_the_books_plies_nothing_is_shown():
     assert len(line) == book.MAX_PLIES
     assert book_sight.book_line(START, line[:-1]) is not None      # the Ruy Lopez, Chigorin
     assert book_sight.book_line(START, line) is None
+
+
+def test_the_name_follows_the_game_as_name_of_names_it():
+    """Move by move, with moves taken back and a transposition, the followed name is
+    engine.openings.name_of's of the whole game so far."""
+    rng = random.Random(7)
+    sight = book_sight.OpeningSight()
+    lines = ["e2e4 e7e5 g1f3 b8c6 f1c4 f8c5".split(),
+             "g1f3 b8c6 e2e4 e7e5 f1b5".split()]          # a Ruy Lopez by transposition
+    for line in lines:
+        moves, board = [], chess.Board()
+        for move in line + [None] * 6:
+            move = move or rng.choice(list(board.legal_moves)).uci()
+            moves.append(move)
+            board.push_uci(move)
+            named = openings.name_of(moves)
+            assert sight.of((START, moves))["opening"] == (
+                None if named is None else {"eco": named.eco, "name": named.name})
+        back = moves[:3]
+        named = openings.name_of(back)
+        assert sight.of((START, back))["opening"]["name"] == named.name
 
 
 def test_chess_and_alea_sessions_show_the_book_and_the_name():
