@@ -173,6 +173,7 @@ class SideView:
     extra: dict = field(default_factory=dict)
     opening: dict | None = None     # the opening's name (adapters/book_sight.py)
     book: dict | None = None        # the Quantum Book's moves for this position
+    first_move: int = 1             # the move number the game began at (a FEN's)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -508,7 +509,14 @@ class GameSession:
             clocks=clocks, increment=self.tc.inc if self.tc else 0.0, result=result,
             draw_offer=self.draw_offer,
             undos_left=None if viewer is None else self.undos_left[viewer],
-            extra=sight.extra, **self._opening_sight.of(self.referee.opening_line(rec)))
+            extra=sight.extra, first_move=_fullmove(rec.initial_fen),
+            **self._opening_sight.of(self.referee.opening_line(rec)))
+
+
+def _fullmove(fen: str) -> int:
+    """The move number of a FEN (its sixth field; 1 where it has none)."""
+    fields = fen.split()
+    return int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1
 
 
 def play_game(white, black, variant: str, tc: TimeControl | None,

@@ -209,3 +209,11 @@ def test_person_referee_gives_alea_jokers_by_level():
     assert ref.jokers == (2, 6) and ref.seed == 3
     assert person_referee("alea", "hard", None).jokers == (4, 4)
     assert type(person_referee("chess")).__name__ == "Referee"
+
+
+def test_the_view_says_the_move_number_the_game_began_at():
+    alea_fen = ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 9 "
+                "8/8 -/- 6/2 2/2 1/1 -/- - alea")
+    assert game().view(0).first_move == 1
+    assert game("alea", start_fen=alea_fen).view(0).first_move == 9
+    assert game("grand").view(1).first_move == 1

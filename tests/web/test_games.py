@@ -4,6 +4,7 @@ answering each, the move list growing by two entries a turn; and moves by drag a
 from __future__ import annotations
 
 import random
+from urllib.parse import quote
 
 import pytest
 
@@ -58,3 +59,15 @@ def test_a_reload_resumes_the_game(browser):
     assert after["id"] == before["id"] and after["moves"] == before["moves"]
     assert [li.text for li in browser.find_all("ol#moves li")] == \
         [entry[2] for entry in before["moves"]]
+
+
+
+def test_a_game_from_a_fen_numbers_its_moves_from_the_fens_move(browser):
+    """A game set up at move 9 (FEN) numbers its first move 9, as its PGN does."""
+    fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 9"
+    browser.open(f"/chess?mode=local&fen={quote(fen)}")
+    assert browser.wait_turn(0)["first_move"] == 9
+    browser.play("g1f3")
+    browser.wait(lambda d: browser.attr("ply") == "1", "the move")
+    first = browser.find_all("ol#moves li")[0]
+    assert first.get_attribute("data-num") == "9." and first.text == "Nf3"

@@ -1,12 +1,13 @@
 // The move list: ol#moves, one li per answer's text (SAN, coordinates, "?" hidden).
 
-/** Draw moves ([side, answer, text] each); current: the replay's position, or null. Each
+/** Draw moves ([side, answer, text] each) of a game begun at move number `first`;
+ * current: the replay's position, or null. Each
  * li's data-num is its move number ("12." before White's answer, "12…" before Black's
  * when it starts a row: the first answer of a game begun by Black, or after an Alea
  * reroll), "" where the row already has it. */
-export function renderMoves(ol, moves, current = null) {
+export function renderMoves(ol, moves, current = null, first = 1) {
   const items = ol.children;
-  let number = 0;
+  let number = first - 1;
   for (let i = 0; i < moves.length; i++) {
     const [side, , text] = moves[i];
     const before = i > 0 ? moves[i - 1][0] : null;

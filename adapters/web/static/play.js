@@ -169,7 +169,7 @@ function draw() {
   const firstMovable = [...legal.kinds.plain.keys()][0];
   board.render({ pieces: rp ? rp.pieces : state.pieces, marks, hidePieces: Boolean(state.curtain),
     defaultFocus: firstMovable });
-  renderMoves($("moves"), state.moves, replay.index);
+  renderMoves($("moves"), state.moves, replay.index, state.first_move || 1);
 }
 
 function statusText() {
