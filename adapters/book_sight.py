@@ -68,9 +68,7 @@ class OpeningSight:
     def __init__(self):
         self._start: str | None = None
         self._moves: list[str] = []
-        self._board: chess.Board | None = None
-        self._named = None                      # (ECO, name, source) of the deepest named
-        self._plain = True                      # the line is still plain chess
+        self._namer: openings.Namer | None = None
         self._book_key, self._book = None, None
 
     def of(self, line: tuple[str, list[str]] | None) -> dict:
@@ -85,22 +83,14 @@ class OpeningSight:
                 self._book_key, self._book = key, book_line(start, moves)
         except ValueError:              # a start position python-chess cannot read as chess
             return {"opening": None, "book": None}
-        return {"opening": None if named is None else {"eco": named[0], "name": named[1]},
+        return {"opening": None if named is None else {"eco": named.eco, "name": named.name},
                 "book": self._book}
 
-    def _opening(self, start: str, moves: list[str]):
+    def _opening(self, start: str, moves: list[str]) -> openings.Opening | None:
         if start != self._start or moves[:len(self._moves)] != self._moves:
-            self._board = chess.Board(start)        # a new game, or moves taken back
-            self._start, self._moves, self._plain = start, [], True
-            self._named = openings.table().get(self._board.epd())
+            self._namer = openings.Namer(start)     # a new game, or moves taken back
+            self._start, self._moves = start, []
         for move in moves[len(self._moves):]:
             self._moves.append(move)
-            if not self._plain:
-                continue
-            try:
-                self._board.push_uci(move)
-            except ValueError:                      # the name stands as far as it is chess
-                self._plain = False
-                continue
-            self._named = openings.table().get(self._board.epd()) or self._named
-        return self._named
+            self._namer.push(move)
+        return self._namer.found

@@ -51,14 +51,14 @@ def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_
     tags = [("Event", event), ("Site", "local"),
             ("Date", datetime.date.today().strftime("%Y.%m.%d")), ("Round", str(round_no)),
             ("White", rec.white), ("Black", rec.black), ("Result", rec.result),
-            ("Variant", VARIANT_TAG.get(rec.variant, rec.variant)),
+            ("Variant", "Chess960" if rec.chess960
+             else VARIANT_TAG.get(rec.variant, rec.variant)),
             ("TimeControl", time_control), ("Termination", rec.termination or "unterminated"),
             ("PlyCount", str(len(rec.moves)))]
     tags += [(k, v) for k, v in rec.tags.items()]
     first_fen = _initial_fen(rec)
     if rec.chess960:
         import chess
-        tags[7] = ("Variant", "Chess960")
         tags += [("SetUp", "1"), ("FEN", chess.Board(first_fen, chess960=True).fen())]
     elif first_fen != start:
         tags += [("SetUp", "1"), ("FEN", first_fen)]

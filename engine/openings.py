@@ -36,20 +36,38 @@ def table() -> dict[str, tuple[str, str, str]]:
         return {row["epd"]: (row["eco"], row["name"], row["source"]) for row in rows}
 
 
+class Namer:
+    """A game's opening named as it goes: ``push`` each move (UCI); ``found`` is the
+    Opening of the deepest named position so far. A move that is not legal chess ends
+    the naming (the name stands as far as the game is legal)."""
+
+    def __init__(self, fen: str | None = None, chess960: bool = False):
+        self.board = chess.Board(fen, chess960=chess960) if fen else chess.Board(chess960=chess960)
+        self.plies = 0
+        self.legal = True
+        self.found: Opening | None = self._named()
+
+    def _named(self) -> Opening | None:
+        named = table().get(self.board.epd())
+        return None if named is None else Opening(*named, self.plies)
+
+    def push(self, move: str) -> None:
+        if not self.legal:
+            return
+        try:
+            self.board.push_uci(move)
+        except ValueError:
+            self.legal = False
+            return
+        self.plies += 1
+        self.found = self._named() or self.found
+
+
 def name_of(moves, fen: str | None = None, chess960: bool = False) -> Opening | None:
     """The opening of a game of standard chess: ``moves`` (UCI) from ``fen`` (None: the
     start position); None when no position of it is named (or a move is illegal from
     there on: the name stands as far as the game is legal)."""
-    board = chess.Board(fen, chess960=chess960) if fen else chess.Board(chess960=chess960)
-    names = table()
-    found = None
-    for ply, move in enumerate([None, *moves]):
-        if move is not None:
-            try:
-                board.push_uci(move)
-            except ValueError:
-                break
-        named = names.get(board.epd())
-        if named is not None:
-            found = Opening(*named, ply)
-    return found
+    namer = Namer(fen, chess960)
+    for move in moves:
+        namer.push(move)
+    return namer.found
