@@ -17,6 +17,7 @@ standard position), the numbering of python-chess, Stockfish and lichess.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import chess
 
@@ -113,9 +114,7 @@ class Chess960Referee(Referee):
     def sight(self, side: int | None, board: Board, rec: GameRecord, texts: list) -> Sight:
         """Everything, as in standard chess, and ``extra["chess960"]`` for front ends that
         read SAN (the terminal)."""
-        seen = super().sight(side, board, rec, texts)
-        return Sight(pieces=seen.pieces, fen=seen.fen, last=seen.last, moves=seen.moves,
-                     check=seen.check, extra={"chess960": True})
+        return replace(super().sight(side, board, rec, texts), extra={"chess960": True})
 
     def opening_line(self, rec: GameRecord) -> None:
         """No book and no opening names: both are of standard chess lines."""
