@@ -124,11 +124,17 @@ def undo_allowance(game: str, against_engine: bool, level: str = "normal",
 
 
 def person_referee(game: str, level: str = "normal", person: int | None = 0,
-                   seed: int | None = None, classic: bool = False) -> Referee:
+                   seed: int | None = None, classic: bool = False,
+                   chess960: int | None = None) -> Referee:
     """The referee of a game a person plays (against an engine as ``person``, or between
     two people when None). Alea: the free-move jokers by the level (A14: the person's
     count, 8 minus it for the engine; 4 each between two people), the dice ``seed``
-    (None: a fresh one), classic mode (A19). Every other game: ``referee_for(game)``."""
+    (None: a fresh one), classic mode (A19). ``chess960``: a Chess960 game of chess from
+    that start position (adapters/chess960.py; ValueError for a bad number). Every other
+    game: ``referee_for(game)``."""
+    if chess960 is not None:
+        from adapters.chess960 import Chess960Referee
+        return Chess960Referee(chess960)
     if game != "alea":
         return referee_for(game)
     from adapters.alea_referee import AleaReferee

@@ -774,10 +774,10 @@ def main(argv=None) -> int:
     colour = {"white": 0, "black": 1}.get(args.color, random.randrange(2))
     referee = host = day = None
     if args.chess960:
-        from adapters.chess960 import POSITIONS, Chess960Referee
+        from adapters.chess960 import POSITIONS
         try:
-            referee = Chess960Referee(random.randrange(POSITIONS) if args.position is None
-                                      else args.position)
+            referee = person_referee("chess", chess960=random.randrange(POSITIONS)
+                                     if args.position is None else args.position)
         except ValueError as exc:
             ap.error(str(exc))
         print(f"Chess960 start position {referee.number}.")

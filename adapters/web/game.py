@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, replace
 
 from adapters.alea_referee import daily_seed
 from adapters.arbiter import TimeControl
-from adapters.chess960 import POSITIONS, Chess960Referee, check_number
+from adapters.chess960 import POSITIONS, check_number
 from adapters.daily import record_daily
 from adapters.guide import AleaGuide
 from adapters.pgn import write_pgn
@@ -185,8 +185,8 @@ class WebGame:
                 raise WebError(f"the engine did not start: {exc}") from None
             players[1 - self.person] = self.engine
         seed = daily_seed(_today()) if s.daily else None
-        referee = Chess960Referee(s.position) if s.chess960 else \
-            person_referee(s.game, s.level, self.person, seed, s.classic)
+        referee = person_referee(s.game, s.level, self.person, seed, s.classic,
+                                 s.position if s.chess960 else None)
         undos = undo_allowance(s.game, self.bot, s.level, s.tc is not None, s.daily)
         try:
             self.session = GameSession(s.game, players[0], players[1], s.tc, start_fen=s.fen,
