@@ -10,7 +10,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 MODULES = ["tables", "position", "movegen", "board", "evaluate", "tt", "searchkit", "search",
-           "particles", "aleacore"]
+           "particles", "aleacore", "net"]
 DEBUG = os.environ.get("QUANTUM_DEBUG") == "1"
 
 directives = {

@@ -35,7 +35,7 @@ from libc.stdint cimport uint64_t
 from engine.types cimport piece_t, NO_CELL, KIND_CASTLE, KIND_PROMO, move_from, \
     move_to, move_kind, move_extra, make_move_code, type_of, MAX_MOVES
 from engine.position cimport pos_make, pos_unmake, pos_in_check, pos_repetitions, \
-    pos_attacked
+    pos_attacked, pos_attach_net
 from engine.movegen cimport generate_moves, generate_noisy
 from engine.evaluate cimport evaluate, EvalTables
 from engine.search cimport see
@@ -636,6 +636,7 @@ cdef class AleaCore(SearchLimits):
         cdef int t, s, i
         variant = board.variant
         memcpy(self.pos, board.p, sizeof(PosRec))
+        pos_attach_net(self.pos, ev.rec.net)
         self.ev = ev
         self.c.ev = &ev.rec
         self.geometry = variant.geometry

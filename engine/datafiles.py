@@ -1,7 +1,8 @@
 """The data files the engine reads, and the start-up check that every one is there.
 
 The variant descriptions (``variants/<name>.toml``), each variant's evaluation weights
-(``params/<name>.toml``), the Quantum Book and the opening names (``books/``) ship inside
+(``params/<name>.toml``) with the nets they name (``nets/``), the Quantum Book and the
+opening names (``books/``) ship inside
 the package. A missing or unreadable file means an
 incomplete installation: ``check`` names it and ``quantum`` refuses to start, instead of
 playing on a default (an install without its params once evaluated every position as 0).
@@ -17,7 +18,8 @@ def check() -> list[str]:
     """Read every shipped data file once; the variants found, or DataFileError naming
     the first file that is missing, unreadable or malformed."""
     from engine.engine import DEFAULT_VARIANT
-    from engine.eval_tables import load_params
+    from engine.eval_tables import load_net, load_params, shipped_net
+    from engine.net import NetError
     from engine.variant import VARIANT_DIR, load_spec, variant_names
 
     names = variant_names()
@@ -28,8 +30,13 @@ def check() -> list[str]:
         try:
             load_spec(name)
             load_params(name)
+            net = shipped_net(name)
+            if net is not None:
+                load_net(name, str(net))
         except DataFileError:
             raise
+        except NetError as exc:
+            raise DataFileError(f"{name}: the shipped net cannot be used: {exc}") from None
         except (OSError, ValueError) as exc:    # tomllib's errors are ValueErrors
             raise DataFileError(f"{name}: a shipped data file cannot be read: {exc}") from None
     _check_books()

@@ -35,7 +35,8 @@ from engine.aleacore import AleaCore
 from engine.belief import Belief, FogHistory, check_history
 from engine.board import Board, PerftStop
 from engine.deepening import BestMove, GoLimits, SearchInfo, think
-from engine.eval_tables import eval_tables
+from engine.eval_tables import eval_tables, load_net
+from engine.net import NetError
 from engine.fog import view_board, view_moves
 from engine.fogsearch import think_fog
 from engine.notation import alea_token, check_fen_length, parse_alea_token, quote
@@ -118,6 +119,8 @@ class Engine:
         self.multipv = 1
         self.own_book = False       # OwnBook: play the book's moves in the opening
         self._book_file = ""        # BookFile: empty is the Quantum Book
+        self.use_nnue = True        # Use NNUE: search with the learnt evaluation
+        self._eval_file = ""        # EvalFile: empty is each variant's shipped net
         self.move_overhead_ms = DEFAULT_MOVE_OVERHEAD_MS
         self.level = "hard"
         self.limit_strength = False
@@ -190,6 +193,28 @@ class Engine:
         path = path.strip()
         book.load(path or str(book.BOOK_PATH))        # read now: a bad file is said now
         self._book_file = path
+
+    # -- the evaluation ---------------------------------------------------------------------
+    def set_eval_file(self, path: str) -> None:
+        """``EvalFile``: a net file for the current variant's board (empty: the shipped
+        net); ValueError (engine.net.NetError), and the old file stays, when it cannot be
+        read or was made for another board. It serves every variant on that board."""
+        path = path.strip()
+        if path:
+            load_net(self._variant, path)             # read now: a bad file is said now
+        self._eval_file = path
+
+    def evaluation(self):
+        """The EvalTables searches of the current variant use: with ``EvalFile``'s net
+        where it fits this board, else the shipped net; none without ``Use NNUE``."""
+        if not self.use_nnue:
+            return eval_tables(self._variant, None)
+        if self._eval_file:
+            try:
+                return eval_tables(self._variant, self._eval_file)
+            except NetError:
+                pass                                  # another board: its own net
+        return eval_tables(self._variant)
 
     def opening_book(self) -> book.Book:
         """The book ``BookFile`` names (the Quantum Book by default)."""
@@ -320,7 +345,7 @@ class Engine:
             return
         board = self._board.copy()
         ev = self.adaptive.tables(self._variant, board.turn) if self.adaptive_on \
-            else eval_tables(self._variant)
+            else self.evaluation()
         self._go_side = board.turn
         strength = self.strength(limits)
         if self._game_searcher is None:         # kept across the moves of a game: its
@@ -596,7 +621,7 @@ class Engine:
         nodes at most); a running search goes on."""
         if self._alea is None:
             raise ValueError("draw offers are an Alea message (UCI_Variant alea)")
-        return aleasearch.accepts_draw(self._aux(), self._alea, eval_tables(self._variant),
+        return aleasearch.accepts_draw(self._aux(), self._alea, self.evaluation(),
                                        self._alea_side())
 
     def guide_review(self, token: str) -> str:
@@ -608,7 +633,7 @@ class Engine:
         if promotion is not None:
             raise ValueError(f"{quote(token)}: write a promotion without its piece (the die "
                              "decides it)")
-        return aleasearch.review(self._aux(), self._alea, eval_tables(self._variant), action)
+        return aleasearch.review(self._aux(), self._alea, self.evaluation(), action)
 
     def legal_moves(self) -> list[str]:
         """The moves of the current position; in a fog history, those its view allows; in

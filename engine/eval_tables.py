@@ -13,7 +13,9 @@ such as scripts/adaptive-match's opponent with a known weakness, never for play.
 """
 from __future__ import annotations
 
+import json
 import os
+import stat
 import tomllib
 from collections import deque
 from functools import lru_cache
@@ -22,7 +24,9 @@ from pathlib import Path
 from engine.datafiles import DataFileError
 
 PARAM_DIR = Path(__file__).with_name("params")
-MERGED = ("value", "phase", "centre", "mobility", "mobility_base", "open_file", "pawn", "king", "misc")
+NET_DIR = Path(__file__).with_name("nets")
+MERGED = ("value", "phase", "centre", "mobility", "mobility_base", "open_file", "pawn", "king", "misc",
+          "net")
 PARAMS_ENV = "QUANTUM_PARAMS_"          # + the variant name in capitals: an override file
 
 
@@ -62,8 +66,8 @@ def _load_file(path: Path, label: str) -> dict:
 
 
 def dump_params(params: dict) -> str:
-    """Params tables as TOML text that ``load_params`` reads back (ints, floats, lists,
-    inline tables): for the tuner's output and experiment files."""
+    """Params tables as TOML text that ``load_params`` reads back (ints, floats, strings,
+    lists, inline tables): for the tuner's output and experiment files."""
     lines = []
     for table, body in params.items():
         lines.append(f"\n[{table}]")
@@ -78,6 +82,8 @@ def _toml_value(val) -> str:
         return "[" + ", ".join(_toml_value(v) for v in val) + "]"
     if isinstance(val, float):
         return f"{val:g}"
+    if isinstance(val, str):
+        return json.dumps(val)              # a TOML basic string is a JSON string
     return str(val)
 
 
@@ -235,9 +241,55 @@ def stalemate_cp(score: float) -> int:
     return round(400 * math.log10(mine / (1 - mine)))
 
 
+def shipped_net(name: str) -> Path | None:
+    """The net file the variant's params name (``[net] file``, in engine/nets/), or None:
+    the hand-written evaluation alone."""
+    entry = load_params(name).get("net", {}).get("file")
+    return NET_DIR / entry if entry else None
+
+
+MAX_NET_BYTES = 64 << 20                # a net of the largest allowed sizes is ~2 MB
+
+
+def load_net(name: str, path: str):
+    """The net in ``path`` for variant ``name`` (cached while the file is unchanged);
+    engine.net.NetError when it is not a regular file of a sane size, unreadable, or made
+    for another board."""
+    from engine.net import NetError
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise NetError(f"{path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise NetError(f"{path}: not a regular file")
+    if info.st_size > MAX_NET_BYTES:
+        raise NetError(f"{path}: {info.st_size} bytes, more than a net can be ({MAX_NET_BYTES})")
+    return _load_net(name, path, info.st_mtime_ns, info.st_size)
+
+
+@lru_cache(maxsize=16)
+def _load_net(name: str, path: str, _mtime: int, _size: int):
+    from engine.net import Net, NetError
+    from engine.variant import load_variant
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_NET_BYTES + 1)
+    except OSError as exc:
+        raise NetError(f"{path}: {exc.strerror or exc}") from None
+    return Net(data, load_variant(name), path)
+
+
 @lru_cache(maxsize=None)
-def eval_tables(name: str):
-    """Compiled evaluation tables for a variant name (cached)."""
+def eval_tables(name: str, net: str | None = ""):
+    """Compiled evaluation tables for a variant name (cached), with the net searches use:
+    ``net`` "" the variant's shipped net (if it has one), None none (the hand-written
+    evaluation), else a net file's path."""
     from engine.evaluate import EvalTables
     from engine.variant import load_variant
-    return EvalTables(build(load_variant(name)))
+    tables = EvalTables(build(load_variant(name)))
+    if net == "":
+        shipped = shipped_net(name)
+        net = str(shipped) if shipped is not None else None
+    if net is not None:
+        tables.attach(load_net(name, net))
+    return tables

@@ -2,6 +2,7 @@
 from engine.types cimport MAX_CELLS, MAX_CODES, MAX_TYPES
 from engine.position cimport PosRec
 from libc.stdint cimport uint64_t
+from engine.nnue cimport NetRec
 
 cdef enum:
     MAX_FILES = 16
@@ -35,8 +36,10 @@ cdef struct EvalRec:
     bint slides_file[MAX_TYPES]
     int tempo
     int stalemate_cp                    # score of being stalemated, side to move's view
+    const NetRec* net                   # the learnt evaluation searches attach, or NULL
 
 cdef class EvalTables:
     cdef EvalRec rec
+    cdef readonly object net            # the Net behind rec.net (kept alive here), or None
 
 cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil

@@ -1,5 +1,7 @@
-"""Static evaluation: material and generated piece-square values, mobility, pawn
-structure, king safety; tapered between middlegame and endgame by the game phase.
+"""Static evaluation: the learnt net when the position carries one (engine/nnue.pxd;
+searches attach the tables' net), else the hand-written one: material and generated
+piece-square values, mobility, pawn structure, king safety; tapered between middlegame
+and endgame by the game phase.
 
 Returns centipawns from the side to move's point of view. The same code serves every
 variant: what differs is the table set (engine/eval_tables.py, engine/params/*.toml).
@@ -8,6 +10,8 @@ from engine.types cimport piece_t, NO_CELL, WHITE, BLACK, colour_bit, type_of, c
 from engine.tables cimport TablesRec
 from libc.stdint cimport uint32_t
 from engine.board cimport Board
+from engine.net cimport Net
+from engine.nnue cimport nn_output
 
 cdef extern from *:
     int ctz32 "__builtin_ctz"(unsigned int x) nogil
@@ -59,6 +63,13 @@ cdef class EvalTables:
         e.danger_cap = d["danger_cap"]
         e.tempo = d["tempo"]
         e.stalemate_cp = d["stalemate_cp"]
+        e.net = NULL
+        self.net = None
+
+    def attach(self, Net net):
+        """Searches with these tables use ``net`` (None: the hand-written evaluation)."""
+        self.net = net
+        self.rec.net = &net.rec if net is not None else NULL
 
     def phase_weights(self):
         return [self.rec.phase[t] for t in range(MAX_TYPES)]
@@ -69,6 +80,12 @@ cdef inline bint in_set(const uint64_t* bits, int c) noexcept nogil:
 
 
 cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
+    if p.nn != NULL:
+        return nn_output(p.nn, p.acc[p.side], p.acc[p.side ^ 1], p.pcount[0] + p.pcount[1])
+    return hand_evaluate(p, e)
+
+
+cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
     cdef const TablesRec* t = p.t
     cdef int mg[2]
     cdef int eg[2]

@@ -2,6 +2,7 @@
 from engine.types cimport cell_t, move_t, piece_t, key_t, MAX_CELLS, MAX_CODES, MAX_PIECES, \
     MAX_HISTORY
 from engine.tables cimport TablesRec
+from engine.nnue cimport NetRec, MAX_HIDDEN
 from libc.stdint cimport int8_t, int16_t
 
 cdef struct UndoRec:
@@ -29,11 +30,14 @@ cdef struct PosRec:
     int pcount[2]
     int8_t pidx[MAX_CELLS]  # index of the cell's piece in its side's plist
     int ply                 # entries used in hist
+    const NetRec* nn        # the net whose accumulators follow every change, or NULL
+    int16_t acc[2][MAX_HIDDEN]  # its accumulator seen from White, from Black
     UndoRec hist[MAX_HISTORY]
 
 cdef void pos_clear(PosRec* p, const TablesRec* t) noexcept nogil
 cdef void pos_put(PosRec* p, int cell, piece_t pc) noexcept nogil
 cdef void pos_remove(PosRec* p, int cell) noexcept nogil
+cdef void pos_attach_net(PosRec* p, const NetRec* nn) noexcept nogil
 cdef int pawn_attacker(const PosRec* p, int cell, int by) noexcept nogil
 cdef bint pos_attacked(const PosRec* p, int cell, int by) noexcept nogil
 cdef bint pos_in_check(const PosRec* p) noexcept nogil

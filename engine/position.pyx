@@ -7,6 +7,7 @@ restores the previous state exactly (key and clocks included).
 from engine.types cimport NO_CELL, WHITE, BLACK, KIND_DOUBLE, KIND_EP, KIND_CASTLE, \
     KIND_PROMO, move_from, move_to, move_extra, move_kind, colour_bit, colour_of, type_of
 from engine.tables cimport CastlingRec
+from engine.nnue cimport nn_feature, nn_add, nn_sub, nn_shift
 
 
 cdef void pos_clear(PosRec* p, const TablesRec* t) noexcept nogil:
@@ -26,6 +27,23 @@ cdef void pos_clear(PosRec* p, const TablesRec* t) noexcept nogil:
     p.fullmove = 1
     p.key = 0
     p.ply = 0
+    p.nn = NULL
+
+
+cdef void pos_attach_net(PosRec* p, const NetRec* nn) noexcept nogil:
+    """Let ``nn``'s accumulators follow this position from now on (NULL: none), built
+    here from the pieces on the board."""
+    cdef int s, side, i, c, k
+    p.nn = nn
+    if nn == NULL:
+        return
+    for s in range(2):
+        for k in range(nn.hidden):
+            p.acc[s][k] = nn.b1[k]
+        for side in range(2):
+            for i in range(p.pcount[side]):
+                c = p.plist[side][i]
+                nn_add(nn, p.acc[s], nn_feature(nn, s, p.board[c], c))
 
 
 cdef void pos_put(PosRec* p, int cell, piece_t pc) noexcept nogil:
@@ -39,6 +57,9 @@ cdef void pos_put(PosRec* p, int cell, piece_t pc) noexcept nogil:
     p.key ^= p.t.z_piece[pc][cell]
     if type_of(pc) == p.t.royal_type:
         p.king[side] = cell
+    if p.nn != NULL:
+        nn_add(p.nn, p.acc[0], nn_feature(p.nn, 0, pc, cell))
+        nn_add(p.nn, p.acc[1], nn_feature(p.nn, 1, pc, cell))
 
 
 cdef void pos_remove(PosRec* p, int cell) noexcept nogil:
@@ -56,6 +77,9 @@ cdef void pos_remove(PosRec* p, int cell) noexcept nogil:
     p.key ^= p.t.z_piece[pc][cell]
     if type_of(pc) == p.t.royal_type and p.king[side] == cell:
         p.king[side] = NO_CELL
+    if p.nn != NULL:
+        nn_sub(p.nn, p.acc[0], nn_feature(p.nn, 0, pc, cell))
+        nn_sub(p.nn, p.acc[1], nn_feature(p.nn, 1, pc, cell))
 
 
 cdef inline void pos_shift(PosRec* p, int frm, int to) noexcept nogil:
@@ -71,6 +95,9 @@ cdef inline void pos_shift(PosRec* p, int frm, int to) noexcept nogil:
     p.key ^= p.t.z_piece[pc][frm] ^ p.t.z_piece[pc][to]
     if p.king[side] == frm:
         p.king[side] = to
+    if p.nn != NULL:
+        nn_shift(p.nn, p.acc[0], nn_feature(p.nn, 0, pc, frm), nn_feature(p.nn, 0, pc, to))
+        nn_shift(p.nn, p.acc[1], nn_feature(p.nn, 1, pc, frm), nn_feature(p.nn, 1, pc, to))
 
 
 cdef int pawn_attacker(const PosRec* p, int cell, int by) noexcept nogil:

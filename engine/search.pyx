@@ -14,7 +14,7 @@ from engine.types cimport piece_t, NO_CELL, KIND_EP, KIND_PROMO, KIND_CASTLE, mo
     move_to, move_kind, move_extra, colour_bit, type_of, MAX_HISTORY, MAX_PIECES
 from engine.tables cimport TablesRec
 from engine.position cimport pawn_attacker, pos_make, pos_unmake, pos_make_null, pos_unmake_null, \
-    pos_in_check, pos_repetitions, pos_attacked
+    pos_in_check, pos_repetitions, pos_attacked, pos_attach_net
 from engine.movegen cimport generate_moves, generate_noisy
 from engine.evaluate cimport evaluate, EvalTables
 from engine.tt cimport tt_probe, tt_store, TTEntry, TranspositionTable, BOUND_EXACT, \
@@ -470,6 +470,7 @@ cdef class Searcher(SearchLimits):
         cdef move_t moves[MAX_MOVES]
         cdef int n, i, k = 0
         memcpy(self.pos, board.p, sizeof(PosRec))
+        pos_attach_net(self.pos, ev.rec.net)
         self.tables = board._tables
         self.names = board.variant.geometry.names
         self.letters = board.variant.letters

@@ -156,6 +156,10 @@ def default_options() -> OptionRegistry:
         Option("Ponder", "check", False),
         Option("OwnBook", "check", False, on_change=setter("own_book")),
         Option("BookFile", "string", "", on_change=lambda engine, path: engine.set_book_file(path)),
+        # The learnt evaluation (docs/nnue.md): off, the hand-written one; EvalFile names
+        # another net for the current board (empty: the shipped one).
+        Option("Use NNUE", "check", True, on_change=setter("use_nnue")),
+        Option("EvalFile", "string", "", on_change=lambda engine, path: engine.set_eval_file(path)),
         dialect.variant_option(),
         # The 2006 spec's Chess960 switch, as Stockfish has it: FEN castling fields name
         # rooks, castling is written king-takes-rook (docs/protocol.md).

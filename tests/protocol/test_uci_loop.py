@@ -270,17 +270,20 @@ def test_setoption_of_each_option_changes_the_engine(driver):
                  "setoption name Threads value 1", "setoption name MultiPV value 3",
                  "setoption name Move Overhead value 100", "setoption name Ponder value true",
                  "setoption name OwnBook value true", "setoption name BookFile value <empty>",
+                 "setoption name Use NNUE value false", "setoption name EvalFile value <empty>",
                  "setoption name UCI_Variant value grand",
                  "setoption name UCI_Chess960 value true",
                  "setoption name UCI_LimitStrength value true",
                  "setoption name UCI_Elo value 2000", "setoption name level value Normal"]:
         assert driver.send(line) == [], line
     assert engine.multipv == 3 and engine.move_overhead_ms == 100 and engine.own_book
+    assert engine.use_nnue is False
     assert engine.variant == "grand" and engine.chess960 is True
     assert engine.limit_strength is True and engine.elo == 2000 and engine.level == "normal"
     assert driver.session.options.values() == {
         "Hash": 32, "Clear Hash": None, "Threads": 1, "MultiPV": 3, "Move Overhead": 100,
-        "Ponder": True, "OwnBook": True, "BookFile": "", "UCI_Variant": "grand",
+        "Ponder": True, "OwnBook": True, "BookFile": "", "Use NNUE": False, "EvalFile": "",
+        "UCI_Variant": "grand",
         "UCI_Chess960": True,
         "UCI_LimitStrength": True, "UCI_Elo": 2000,
         "Level": "normal", "UCI_Opponent": "", "Adaptive Profile": "",

@@ -30,6 +30,8 @@ HANDSHAKE_OPTIONS = [
     "option name Ponder type check default false",
     "option name OwnBook type check default false",
     "option name BookFile type string default <empty>",
+    "option name Use NNUE type check default true",
+    "option name EvalFile type string default <empty>",
     "option name UCI_Variant type combo default chess "
     + " ".join(f"var {name}" for name in game_names()),
     "option name UCI_Chess960 type check default false",

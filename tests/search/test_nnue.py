@@ -1,0 +1,224 @@
+"""The learnt evaluation: net files, the incremental accumulators, the options.
+
+The incremental updates (make and unmake, engine/position.pyx) are checked against the
+accumulators built from scratch along random games on every board, with random nets whose
+every weight matters; the feature mapping against python-chess's colour-flipped board;
+the file checks against damaged and unsafe files.
+"""
+from __future__ import annotations
+
+import json
+import random
+import struct
+
+import chess
+import pytest
+
+from engine.board import Board
+from engine.eval_tables import eval_tables, shipped_net
+from engine.net import MAGIC, Net, NetError, board_signature
+from engine.evaluate import evaluate_board
+from engine.variant import load_variant, variant_names
+from tests.protocol.uci_helpers import Driver
+
+START_FENS = {
+    "chess": [None, "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+              "8/2P3k1/8/3pP3/8/8/1p4K1/8 w - d6 0 1"],
+    "grand": [None],
+    "hexagonal": [None],
+    "fogofwar": [None],
+}
+
+
+def random_net(variant, hidden=16, buckets=4, seed=1, w1=None, w2=None, b2=None) -> bytes:
+    """A net file with random weights inside the bounds engine/net.pyx checks."""
+    rng = random.Random(seed)
+    sig = board_signature(variant)
+    nfeat = 2 * len(sig["pieces"]) * sig["cells"]
+    head = json.dumps(dict(sig, hidden=hidden, buckets=buckets, bucket_div=8,
+                           scale=400)).encode()
+    w1 = w1 if w1 is not None else [rng.randint(-120, 120) for _ in range(nfeat * hidden)]
+    b1 = [rng.randint(0, 200) for _ in range(hidden)]
+    w2 = w2 if w2 is not None else [rng.randint(-2000, 2000) for _ in range(buckets * 2 * hidden)]
+    b2 = b2 if b2 is not None else [rng.randint(-5000, 5000) for _ in range(buckets)]
+    return (MAGIC + struct.pack("<I", len(head)) + head + struct.pack(f"<{len(w1)}h", *w1)
+            + struct.pack(f"<{len(b1)}h", *b1) + struct.pack(f"<{len(w2)}h", *w2)
+            + struct.pack(f"<{len(b2)}i", *b2))
+
+
+def random_game(board: Board, plies: int, rng: random.Random) -> list[str]:
+    """Random legal moves, captures and promotions preferred (they touch more cells)."""
+    board = board.copy()
+    moves = []
+    for _ in range(plies):
+        legal = board.legal_moves()
+        if not legal or board.outcome() is not None:
+            break
+        sharp = [m for m in legal if m[-1].isalpha() or _takes(board, m)]
+        m = rng.choice(sharp if sharp and rng.random() < 0.5 else legal)
+        board.push(m)
+        moves.append(m)
+    return moves
+
+
+def _takes(board: Board, move: str) -> bool:
+    before = sum(ch.isalpha() for ch in board.fen().split()[0])
+    board.push(move)
+    after = sum(ch.isalpha() for ch in board.fen().split()[0])
+    board.pop()
+    return after < before
+
+
+@pytest.mark.parametrize("variant", sorted(START_FENS))
+def test_incremental_accumulators_match_scratch(variant):
+    v = load_variant(variant)
+    net = Net(random_net(v, seed=len(variant)), v)
+    rng = random.Random(7)
+    checked = 0
+    for fen in START_FENS[variant]:
+        for _ in range(6):
+            start = Board(variant, fen)
+            moves = random_game(start, 120, rng)
+            forward, back = net.follow(start, moves)
+            board = start.copy()
+            scratch = []
+            for m in moves:
+                board.push(m)
+                scratch.append(net.evaluate(board))
+            assert forward == scratch
+            before = [net.evaluate(start)] + scratch[:-1]
+            assert back == list(reversed(before))
+            checked += len(moves)
+    assert checked > 200
+
+
+def test_features_agree_with_python_chess_colour_flip():
+    """A position and its colour-flipped mirror (python-chess) score alike for the side
+    to move: the perspective features (own/their, Black's ranks mirrored) are symmetric."""
+    v = load_variant("chess")
+    net = Net(random_net(v, seed=3), v)
+    rng = random.Random(11)
+    pc = chess.Board()
+    for _ in range(200):
+        if pc.is_game_over():
+            pc = chess.Board()
+        pc.push(rng.choice(list(pc.legal_moves)))
+        flipped = pc.mirror()
+        assert net.evaluate(Board("chess", pc.fen())) == net.evaluate(Board("chess", flipped.fen()))
+    # and a change of side to move alone does change the score (the test can fail)
+    a = Board("chess", "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1")
+    b = Board("chess", "4k3/8/8/3q4/8/8/3Q4/4K3 b - - 0 1")
+    assert net.evaluate(a) != net.evaluate(b)
+
+
+def test_damaged_and_unsafe_files_are_refused():
+    chess_v, grand_v = load_variant("chess"), load_variant("grand")
+    good = random_net(chess_v)
+    Net(good, chess_v)
+    with pytest.raises(NetError, match="not a Quantum net"):
+        Net(b"PK\x03\x04" + good[4:], chess_v)
+    with pytest.raises(NetError, match="trained for"):
+        Net(good, grand_v)
+    with pytest.raises(NetError, match="bytes of weights"):
+        Net(good[:-3], chess_v)
+    with pytest.raises(NetError, match="unreadable header"):
+        Net(MAGIC + struct.pack("<I", 5) + b"{nope" + good[8:], chess_v)
+    nfeat = 2 * 6 * 64
+    with pytest.raises(NetError, match="16-bit accumulator"):
+        Net(random_net(chess_v, w1=[600] * (nfeat * 16)), chess_v)
+    with pytest.raises(NetError, match="output bias"):
+        Net(random_net(chess_v, b2=[1 << 30] * 4), chess_v)
+    Net(random_net(chess_v, hidden=256, w2=[32767] * (4 * 512)), chess_v)   # 64-bit sums
+
+
+def test_every_variant_has_a_usable_net_or_none():
+    for variant in variant_names():
+        path = shipped_net(variant)
+        tables = eval_tables(variant)
+        if path is None:
+            assert tables.net is None
+        else:
+            assert path.is_file() and tables.net is not None and tables.net.header["positions"] > 0
+        assert eval_tables(variant, None).net is None
+
+
+def test_a_net_named_in_the_params_is_what_searches_use(tmp_path, monkeypatch):
+    """``[net] file`` in the params makes eval_tables attach that net; a damaged one stops
+    the start-up check (engine/datafiles.py) with the variant's name."""
+    from engine import datafiles, eval_tables as et
+    params = et.load_params("chess")
+    monkeypatch.setattr(et, "NET_DIR", tmp_path)
+    monkeypatch.setattr(et, "load_params", lambda name: {**params, "net": {"file": "x.qnn"}})
+    (tmp_path / "x.qnn").write_bytes(random_net(load_variant("chess"), seed=9))
+    tables = et.eval_tables.__wrapped__("chess")
+    assert tables.net is not None and tables.net.label == str(tmp_path / "x.qnn")
+    board = Board("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    from engine.search import Searcher
+    from engine.tt import TranspositionTable
+    searcher = Searcher()
+    searcher.set_root(board, tables, TranspositionTable(1))
+    assert searcher.static_eval() == tables.net.evaluate(board) != evaluate_board(board, tables)
+    (tmp_path / "x.qnn").write_bytes(b"QNN1 damaged")
+    with pytest.raises(datafiles.DataFileError, match="chess: the shipped net cannot be used"):
+        datafiles.check()
+
+
+def search(d: Driver) -> tuple[str, int]:
+    """(best move, nodes) of a fresh depth-6 search from the start (cleared table and
+    history, so equal settings give equal numbers)."""
+    d.send("ucinewgame")
+    d.send("setoption name Clear Hash")
+    lines = d.go("go depth 6")
+    last = [line for line in lines if line.startswith("info depth 6 ")][-1].split()
+    return lines[-1].split()[1], int(last[last.index("nodes") + 1])
+
+
+def test_eval_file_and_use_nnue_options(tmp_path):
+    d = Driver()
+    d.send("uci")
+    d.send("position startpos")
+    shipped = search(d)
+    assert search(d) == shipped                     # the measure repeats
+    mine = tmp_path / "mine.qnn"
+    mine.write_bytes(random_net(load_variant("chess"), seed=5))
+    d.send(f"setoption name EvalFile value {mine}")
+    with_file = search(d)
+    assert with_file != shipped
+    lines = d.send(f"setoption name EvalFile value {tmp_path / 'missing.qnn'}")
+    assert any(line.startswith("info string error") for line in lines)
+    assert search(d) == with_file                   # the old file stays
+    grand = tmp_path / "grand.qnn"
+    grand.write_bytes(random_net(load_variant("grand")))
+    lines = d.send(f"setoption name EvalFile value {grand}")
+    assert any("trained for" in line for line in lines)
+    assert search(d) == with_file
+    d.send("setoption name Use NNUE value false")
+    assert search(d) == search_hand(d)
+    d.send("setoption name Use NNUE value true")
+    assert search(d) == with_file
+    d.send("setoption name EvalFile value")
+    assert search(d) == shipped
+
+
+def search_hand(d: Driver) -> tuple[str, int]:
+    """The same search with a fresh engine on the hand-written evaluation."""
+    other = Driver()
+    other.send("uci")
+    other.send("setoption name Use NNUE value false")
+    other.send("position startpos")
+    return search(other)
+
+
+def test_eval_file_refuses_what_is_not_a_net_file(tmp_path):
+    """A device, a folder or a huge file never gets read whole (no hang, no memory blow-up)."""
+    d = Driver()
+    d.send("uci")
+    big = tmp_path / "big.qnn"
+    with open(big, "wb") as fh:
+        fh.truncate(65 << 20)
+    for path, why in (("/dev/zero", "not a regular file"), (str(tmp_path), "not a regular file"),
+                      (str(big), "more than a net can be")):
+        lines = d.send(f"setoption name EvalFile value {path}")
+        assert any(line.startswith("info string error") and why in line for line in lines), lines
+    d.send("position startpos")
+    assert d.go("go depth 3")[-1].startswith("bestmove")
