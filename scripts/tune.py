@@ -32,47 +32,24 @@ OUT = ROOT / "out"
 
 from engine import eval_tables
 from engine.board import Board
-from engine.deepening import GoLimits
-from engine.engine import Engine
 from engine.evaluate import EvalTables, evaluate_boards
 from engine.variant import load_variant, resolve_name
-
-RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "3/4-1/4": 0.75, "1/4-3/4": 0.25}
+from selfplay import RESULT, Labeller, play_games
 
 
 def make_data(variant: str, games: int, nodes: int, seed: int) -> Path:
-    """Self-play games; every position after the opening that is quiet is kept."""
-    rng = random.Random(seed)
-    engine = Engine(variant)
+    """Self-play games (scripts/selfplay.py); half of each game's quiet positions are kept."""
     path = OUT / f"tune-{variant}.tsv"
     OUT.mkdir(exist_ok=True)
     kept = 0
     with open(path, "w") as fh:
+        plays = play_games(variant, nodes, seed, keep=0.5)
         for g in range(games):
-            board = Board(variant)
-            for _ in range(rng.randint(2, 8)):          # random exits from the start
-                moves = board.legal_moves()
-                if not moves:
-                    break
-                board.push(rng.choice(moves))
-            positions = []
-            while board.outcome() is None and len(board.move_stack) < 300:
-                engine.set_position(board.fen(), [])
-                best, infos = engine.search_sync(GoLimits(nodes=nodes))
-                if best.move is None:
-                    break
-                score = infos[-1].score if infos else 0
-                if len(board.move_stack) >= 8 and not board.is_check() and abs(score) < 2000 \
-                        and rng.random() < 0.5:
-                    positions.append(board.fen())
-                board.push(best.move)
-            outcome = board.outcome()
-            result = outcome.result if outcome else "1/2-1/2"
-            for fen in positions:
+            positions, result, plies = next(plays)
+            for fen, _score in positions:
                 fh.write(f"{fen}\t{result}\n")
             kept += len(positions)
-            print(f"game {g + 1}/{games}: {result} ({len(board.move_stack)} plies), {kept} positions",
-                  flush=True)
+            print(f"game {g + 1}/{games}: {result} ({plies} plies), {kept} positions", flush=True)
     return path
 
 
@@ -135,23 +112,14 @@ def error(boards, results, tables, k) -> float:
 
 def label(variant_name: str, engine_cmd: str, depth: int) -> Path:
     """Score every data position with a reference engine (centipawns, White's view)."""
-    from adapters.uci_engine import UciEngine
     rows = [line.rstrip("\n").split("\t") for line in open(OUT / f"tune-{variant_name}.tsv")]
-    opts = {"UCI_Variant": variant_name} if variant_name != "chess" else {}
-    ref = UciEngine(engine_cmd, options=opts)
+    ref = Labeller(variant_name, engine_cmd, depth)
     path = OUT / f"tune-{variant_name}-labels.tsv"
     with open(path, "w") as fh:
         for i, (fen, result) in enumerate(rows):
-            ref.new_game() if i % 500 == 0 else None
-            _, _, _, info = ref.go(f"position fen {fen}", f"depth {depth}", 60)
-            words = info.split()
-            if "score" not in words:
-                continue
-            kind, val = words[words.index("score") + 1], int(words[words.index("score") + 2])
-            cp = val if kind == "cp" else (10000 if val > 0 else -10000)
-            if fen.split()[1] == "b":
-                cp = -cp
-            fh.write(f"{fen}\t{result}\t{cp}\n")
+            cp = ref.score(fen)
+            if cp is not None:
+                fh.write(f"{fen}\t{result}\t{cp}\n")
             if i % 1000 == 0:
                 print(f"{i}/{len(rows)}", flush=True)
     ref.quit()

@@ -1,0 +1,265 @@
+"""Training of a Quantum net (engine/nnue.pxd, engine/net.pyx) with numpy on the CPU.
+
+The model is the engine's, in floating point: per perspective an accumulator
+b1 + sum of w1 rows of the pieces (Black's cells mirrored), a squared clipped ReLU on
+[side to move's half, other half], one linear output per material bucket; centipawns =
+output * SCALE. The loss is the squared error of sigmoid(cp / 400) against
+lam * sigmoid(label / 400) + (1 - lam) * result, from the side to move's view. Adam with
+a step-decayed rate; weights are clipped to what the integer engine can hold (the bounds
+engine/net.pyx checks), then quantised and written as a ``.qnn`` file. At the end the
+written file is loaded by the engine and its scores compared with the float model's.
+"""
+from __future__ import annotations
+
+import json
+import random
+import struct
+import time
+from pathlib import Path
+
+import numpy as np
+
+from engine import fen as fen_mod
+from engine.board import Board
+from engine.net import MAGIC, Net, board_signature, mirror_cells
+from engine.variant import load_variant
+
+QA, QB = 255, 1024
+SCALE = 400
+BUCKETS, BUCKET_DIV = 8, 4
+MAX_PIECES = 64
+W1_CLIP = 1.98 * 0.9                  # 64 * 255 * |w1| + |b1| * 255 stays below 32767
+B1_CLIP = 1.5
+RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "3/4-1/4": 0.75, "1/4-3/4": 0.25,
+          "*": float("nan")}       # no game behind the position: the label alone
+HOLD_OUT = 0.05                  # of each file, its last rows: whole games the fit never sees
+
+
+class Features:
+    """Feature rows of positions for one variant: indices from White's and Black's view."""
+
+    def __init__(self, variant):
+        self.variant = variant
+        self.ntypes = len(variant.letters) - 1
+        self.ncells = len(variant.geometry.names)
+        self.nfeat = 2 * self.ntypes * self.ncells
+        self.mirror = mirror_cells(variant.geometry)
+
+    def of(self, pieces, persp: int) -> list[int]:
+        out = []
+        for cell, pc in pieces:
+            rel = 0 if (pc >> 5) == persp else 1
+            c = cell if persp == 0 else self.mirror[cell]
+            out.append((rel * self.ntypes + (pc & 15) - 1) * self.ncells + c)
+        return out
+
+
+def load_rows(feats: Features, files: list[Path], limit: int = 0):
+    """Parse the data files into (training arrays, held-out arrays). The held-out rows are
+    the last HOLD_OUT of each file: a file holds games one after another, so these are
+    positions of games the fit never sees (a random split of rows would hold out
+    neighbours of training positions and hide overfitting). Arrays: white/black feature
+    indices (padded with nfeat), side to move, pieces on board, label (cp, White's view),
+    result (White's score, NaN if none)."""
+    train, valid = [], []
+    for f in files:
+        with open(f) as fh:
+            rows = [parts for parts in (line.rstrip("\n").split("\t") for line in fh)
+                    if len(parts) == 4]
+        cut = len(rows) - int(len(rows) * HOLD_OUT)
+        train += rows[:cut]
+        valid += rows[cut:]
+    random.Random(7).shuffle(train)
+    if limit:
+        train = train[:limit]
+        valid = valid[:max(limit // 20, 1)]
+    return _arrays(feats, train), _arrays(feats, valid)
+
+
+def _arrays(feats: Features, rows):
+    n = len(rows)
+    iw = np.full((n, MAX_PIECES), feats.nfeat, dtype=np.int16)
+    ib = np.full((n, MAX_PIECES), feats.nfeat, dtype=np.int16)
+    stm = np.zeros(n, dtype=np.int8)
+    count = np.zeros(n, dtype=np.int16)
+    label = np.zeros(n, dtype=np.float32)
+    result = np.zeros(n, dtype=np.float32)
+    t0 = time.time()
+    for i, (fen, res, _own, ref) in enumerate(rows):
+        data = fen_mod.parse(feats.variant, fen)
+        pieces = [(c, pc) for c, pc in enumerate(data.board) if pc]
+        w, b = feats.of(pieces, 0), feats.of(pieces, 1)
+        iw[i, :len(w)] = w
+        ib[i, :len(b)] = b
+        stm[i] = data.side
+        count[i] = len(pieces)
+        label[i] = float(ref)
+        result[i] = RESULT[res]
+        if i % 200000 == 0 and i:
+            print(f"  parsed {i}/{n} ({time.time() - t0:.0f} s)", flush=True)
+    return iw, ib, stm, count, label, result
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+class Model:
+    def __init__(self, nfeat: int, hidden: int, rng: np.random.Generator):
+        self.h = hidden
+        self.p = {
+            "w1": (rng.standard_normal((nfeat + 1, hidden)) * (1.0 / np.sqrt(nfeat))).astype(np.float32),
+            "b1": np.full(hidden, 0.1, dtype=np.float32),
+            "w2": (rng.standard_normal((BUCKETS, 2 * hidden)) * (1.0 / np.sqrt(2 * hidden))).astype(np.float32),
+            "b2": np.zeros(BUCKETS, dtype=np.float32),
+        }
+        self.p["w1"][nfeat] = 0.0
+        self.nfeat = nfeat
+        self.m = {k: np.zeros_like(v) for k, v in self.p.items()}
+        self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
+        self.t = 0
+
+    def onehot(self, idx):
+        x = np.zeros((idx.shape[0], self.nfeat + 1), dtype=np.float32)
+        np.put_along_axis(x, idx.astype(np.int64), 1.0, axis=1)
+        x[:, self.nfeat] = 0.0
+        return x
+
+    def forward(self, iw, ib, stm, count):
+        p = self.p
+        xw, xb = self.onehot(iw), self.onehot(ib)
+        aw = xw @ p["w1"] + p["b1"]
+        ab = xb @ p["w1"] + p["b1"]
+        black = (stm == 1)[:, None]
+        own = np.where(black, ab, aw)
+        other = np.where(black, aw, ab)
+        hcat = np.concatenate([own, other], axis=1)
+        clipped = np.clip(hcat, 0.0, 1.0)
+        act = clipped * clipped
+        bucket = np.clip((count.astype(np.int64) - 2) // BUCKET_DIV, 0, BUCKETS - 1)
+        out = np.einsum("ij,ij->i", act, p["w2"][bucket]) + p["b2"][bucket]
+        return out, (xw, xb, black, hcat, clipped, act, bucket)
+
+    def step(self, iw, ib, stm, count, target, lr):
+        out, (xw, xb, black, hcat, clipped, act, bucket) = self.forward(iw, ib, stm, count)
+        pred = sigmoid(out * SCALE / 400.0)
+        loss = float(np.mean((pred - target) ** 2))
+        dout = (2.0 * (pred - target) * pred * (1.0 - pred) * SCALE / 400.0 / len(out)).astype(np.float32)
+        p = self.p
+        onehot_b = np.zeros((len(out), BUCKETS), dtype=np.float32)
+        onehot_b[np.arange(len(out)), bucket] = 1.0
+        g = {"w2": onehot_b.T @ (act * dout[:, None]), "b2": onehot_b.T @ dout}
+        dact = p["w2"][bucket] * dout[:, None]
+        dh = dact * 2.0 * clipped * ((hcat > 0.0) & (hcat < 1.0))
+        h = self.h
+        down, doth = dh[:, :h], dh[:, h:]
+        daw = np.where(black, doth, down)
+        dab = np.where(black, down, doth)
+        g["w1"] = xw.T @ daw + xb.T @ dab
+        g["b1"] = daw.sum(0) + dab.sum(0)
+        self.t += 1
+        b1c, b2c = 0.9, 0.999
+        for k in p:
+            self.m[k] = b1c * self.m[k] + (1 - b1c) * g[k]
+            self.v[k] = b2c * self.v[k] + (1 - b2c) * g[k] * g[k]
+            mh = self.m[k] / (1 - b1c ** self.t)
+            vh = self.v[k] / (1 - b2c ** self.t)
+            p[k] -= lr * mh / (np.sqrt(vh) + 1e-8)
+        np.clip(p["w1"], -W1_CLIP, W1_CLIP, out=p["w1"])
+        p["w1"][self.nfeat] = 0.0
+        np.clip(p["b1"], -B1_CLIP, B1_CLIP, out=p["b1"])
+        np.clip(p["w2"], -32000.0 / QB, 32000.0 / QB, out=p["w2"])
+        return loss
+
+    def loss(self, iw, ib, stm, count, target):
+        out, _ = self.forward(iw, ib, stm, count)
+        return float(np.mean((sigmoid(out * SCALE / 400.0) - target) ** 2))
+
+    def cp(self, iw, ib, stm, count):
+        return self.forward(iw, ib, stm, count)[0] * SCALE
+
+
+def targets(stm, label, result, lam: float):
+    """Training target, side to move's view (the label alone where there is no result)."""
+    white = np.where(np.isnan(result), sigmoid(label / 400.0),
+                     lam * sigmoid(label / 400.0) + (1 - lam) * np.nan_to_num(result))
+    return np.where(stm == 1, 1.0 - white, white).astype(np.float32)
+
+
+def export(model: Model, variant, path: Path, meta: dict) -> bytes:
+    p = model.p
+    header = dict(board_signature(variant), hidden=model.h, buckets=BUCKETS,
+                  bucket_div=BUCKET_DIV, scale=SCALE, **meta)
+    w1 = np.round(p["w1"][:model.nfeat] * QA).astype("<i2")
+    b1 = np.round(p["b1"] * QA).astype("<i2")
+    w2 = np.round(p["w2"] * QB).astype("<i2")
+    b2 = np.round(p["b2"] * QA * QB).astype("<i4")
+    head = json.dumps(header, sort_keys=True).encode()
+    data = MAGIC + struct.pack("<I", len(head)) + head + w1.tobytes() + b1.tobytes() + \
+        w2.tobytes() + b2.tobytes()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return data
+
+
+def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: int,
+          lam: float, batch: int, lr: float, seed: int, limit: int) -> dict:
+    """Fit, write ``out`` and check it; the held-out loss per epoch and the engine's
+    distance from the float model (mean and max, centipawns)."""
+    variant = load_variant(variant_name)
+    feats = Features(variant)
+    t0 = time.time()
+    (iw, ib, stm, count, label, result), valid = load_rows(feats, files, limit=limit)
+    n = len(stm)
+    print(f"{n} positions to fit, {len(valid[2])} held out, from {len(files)} files, "
+          f"parsed in {time.time() - t0:.0f} s", flush=True)
+    tgt = targets(stm, label, result, lam)
+    v_iw, v_ib, v_stm, v_count, v_label, v_result = valid
+    v_tgt = targets(v_stm, v_label, v_result, lam)
+    rng = np.random.default_rng(seed)
+    model = Model(feats.nfeat, hidden, rng)
+    held_out = []
+    for epoch in range(1, epochs + 1):
+        rate = lr * (0.3 if epoch > epochs * 0.6 else 1.0) * (0.3 if epoch > epochs * 0.85 else 1.0)
+        order = rng.permutation(n)
+        t1 = time.time()
+        losses = []
+        for s in range(0, n, batch):
+            j = np.sort(order[s:s + batch])
+            losses.append(model.step(iw[j], ib[j], stm[j], count[j], tgt[j], rate))
+        vl = np.mean([model.loss(v_iw[k:k + batch], v_ib[k:k + batch], v_stm[k:k + batch],
+                                 v_count[k:k + batch], v_tgt[k:k + batch])
+                      for k in range(0, len(v_stm), batch)])
+        held_out.append(float(vl))
+        print(f"epoch {epoch}/{epochs}: train {np.mean(losses):.6f} held out {vl:.6f} "
+              f"lr {rate:.5f} ({time.time() - t1:.0f} s)", flush=True)
+    meta = {"positions": n, "epochs": epochs, "lambda": lam, "held_out_loss": round(float(vl), 6),
+            "data": [f.name for f in files]}
+    data = export(model, variant, out, meta)
+    net = Net(data, variant, str(out))
+    diffs = []
+    for fen in _sample_fens(files, 300):
+        board = Board(variant_name, fen)
+        data_ = fen_mod.parse(variant, fen)
+        pieces = [(c, pc) for c, pc in enumerate(data_.board) if pc]
+        a = np.full((1, MAX_PIECES), feats.nfeat, dtype=np.int16)
+        b = np.full((1, MAX_PIECES), feats.nfeat, dtype=np.int16)
+        w, bb = feats.of(pieces, 0), feats.of(pieces, 1)
+        a[0, :len(w)] = w
+        b[0, :len(bb)] = bb
+        fl = float(model.cp(a, b, np.array([data_.side]), np.array([len(pieces)]))[0])
+        diffs.append(abs(net.evaluate(board) - fl))
+    print(f"wrote {out} ({len(data)} bytes); engine vs float model on {len(diffs)} positions: "
+          f"mean |diff| {np.mean(diffs):.2f} cp, max {np.max(diffs):.2f} cp", flush=True)
+    return {"held_out": held_out, "mean_diff": float(np.mean(diffs)), "max_diff": float(np.max(diffs))}
+
+
+def _sample_fens(files, k):
+    fens = []
+    with open(files[0]) as fh:
+        for i, line in enumerate(fh):
+            if i % 7 == 0:
+                fens.append(line.split("\t")[0])
+            if len(fens) >= k:
+                break
+    return fens
