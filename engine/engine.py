@@ -121,6 +121,7 @@ class Engine:
         self._book_file = ""        # BookFile: empty is the Quantum Book
         self.use_nnue = True        # Use NNUE: search with the learnt evaluation
         self._eval_file = ""        # EvalFile: empty is each variant's shipped net
+        self._misfits: set = set()  # variants whose board EvalFile's net does not fit
         self.move_overhead_ms = DEFAULT_MOVE_OVERHEAD_MS
         self.level = "hard"
         self.limit_strength = False
@@ -203,17 +204,18 @@ class Engine:
         if path:
             load_net(self._variant, path)             # read now: a bad file is said now
         self._eval_file = path
+        self._misfits = set()
 
     def evaluation(self):
         """The EvalTables searches of the current variant use: with ``EvalFile``'s net
         where it fits this board, else the shipped net; none without ``Use NNUE``."""
         if not self.use_nnue:
             return eval_tables(self._variant, None)
-        if self._eval_file:
+        if self._eval_file and self._variant not in self._misfits:
             try:
                 return eval_tables(self._variant, self._eval_file)
-            except NetError:
-                pass                                  # another board: its own net
+            except NetError:                          # another board: its own net, and
+                self._misfits.add(self._variant)      # no new try until EvalFile is set
         return eval_tables(self._variant)
 
     def opening_book(self) -> book.Book:

@@ -279,17 +279,22 @@ def _load_net(name: str, path: str, _mtime: int, _size: int):
     return Net(data, load_variant(name), path)
 
 
-@lru_cache(maxsize=None)
 def eval_tables(name: str, net: str | None = ""):
-    """Compiled evaluation tables for a variant name (cached), with the net searches use:
-    ``net`` "" the variant's shipped net (if it has one), None none (the hand-written
-    evaluation), else a net file's path."""
-    from engine.evaluate import EvalTables
-    from engine.variant import load_variant
-    tables = EvalTables(build(load_variant(name)))
+    """Compiled evaluation tables for a variant name, with the net searches use: ``net``
+    "" the variant's shipped net (if it has one), None none (the hand-written
+    evaluation), else a net file's path. Cached per net as loaded, so a net file
+    rewritten in place is read again (load_net)."""
     if net == "":
         shipped = shipped_net(name)
         net = str(shipped) if shipped is not None else None
+    return _tables(name, load_net(name, net) if net is not None else None)
+
+
+@lru_cache(maxsize=None)
+def _tables(name: str, net):
+    from engine.evaluate import EvalTables
+    from engine.variant import load_variant
+    tables = EvalTables(build(load_variant(name)))
     if net is not None:
-        tables.attach(load_net(name, net))
+        tables.attach(net)
     return tables

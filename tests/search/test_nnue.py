@@ -150,7 +150,7 @@ def test_a_net_named_in_the_params_is_what_searches_use(tmp_path, monkeypatch):
     monkeypatch.setattr(et, "NET_DIR", tmp_path)
     monkeypatch.setattr(et, "load_params", lambda name: {**params, "net": {"file": "x.qnn"}})
     (tmp_path / "x.qnn").write_bytes(random_net(load_variant("chess"), seed=9))
-    tables = et.eval_tables.__wrapped__("chess")
+    tables = et.eval_tables("chess")
     assert tables.net is not None and tables.net.label == str(tmp_path / "x.qnn")
     board = Board("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     from engine.search import Searcher
@@ -222,3 +222,25 @@ def test_eval_file_refuses_what_is_not_a_net_file(tmp_path):
         assert any(line.startswith("info string error") and why in line for line in lines), lines
     d.send("position startpos")
     assert d.go("go depth 3")[-1].startswith("bestmove")
+
+
+def test_a_net_file_rewritten_in_place_is_read_again(tmp_path):
+    """The documented loop (train, write out/nnue/chess.qnn, play) must not keep an old
+    net: a file changed on disk is loaded anew at the next search."""
+    import os
+    d = Driver()
+    d.send("uci")
+    d.send("position startpos")
+    path = tmp_path / "chess.qnn"
+    path.write_bytes(random_net(load_variant("chess"), seed=5))
+    d.send(f"setoption name EvalFile value {path}")
+    first = search(d)
+    path.write_bytes(random_net(load_variant("chess"), seed=6))
+    stamp = os.stat(path).st_mtime_ns + 10**9
+    os.utime(path, ns=(stamp, stamp))
+    second = search(d)
+    other = Driver()
+    other.send("uci")
+    other.send(f"setoption name EvalFile value {path}")
+    other.send("position startpos")
+    assert second != first and second == search(other)
