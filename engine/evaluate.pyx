@@ -11,7 +11,7 @@ from engine.tables cimport TablesRec
 from libc.stdint cimport uint32_t
 from engine.board cimport Board
 from engine.net cimport Net
-from engine.nnue cimport nn_output
+from engine.position cimport pos_net_score
 
 cdef extern from *:
     int ctz32 "__builtin_ctz"(unsigned int x) nogil
@@ -81,7 +81,7 @@ cdef inline bint in_set(const uint64_t* bits, int c) noexcept nogil:
 
 cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
     if p.nn != NULL:
-        return nn_output(p.nn, p.acc[p.side], p.acc[p.side ^ 1], p.pcount[0] + p.pcount[1])
+        return pos_net_score(p)
     return hand_evaluate(p, e)
 
 

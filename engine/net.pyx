@@ -17,8 +17,8 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from engine.types cimport MAX_PIECES
 from engine.board cimport Board
-from engine.position cimport PosRec, pos_attach_net
-from engine.nnue cimport MAX_HIDDEN, MAX_BUCKETS, nn_output
+from engine.position cimport PosRec, pos_attach_net, pos_net_score
+from engine.nnue cimport MAX_HIDDEN, MAX_BUCKETS
 
 MAGIC = b"QNN1"
 INT32_LIMIT = 1 << 30
@@ -144,7 +144,7 @@ cdef class Net:
             raise MemoryError()
         memcpy(p, board.p, sizeof(PosRec))
         pos_attach_net(p, &self.rec)
-        score = nn_output(&self.rec, p.acc[p.side], p.acc[p.side ^ 1], p.pcount[0] + p.pcount[1])
+        score = pos_net_score(p)
         free(p)
         return score
 
@@ -158,12 +158,10 @@ cdef class Net:
         try:
             for m in moves:
                 b.push(m)
-                forward.append(nn_output(&self.rec, b.p.acc[b.p.side], b.p.acc[b.p.side ^ 1],
-                                         b.p.pcount[0] + b.p.pcount[1]))
+                forward.append(pos_net_score(b.p))
             for _ in moves:
                 b.pop()
-                back.append(nn_output(&self.rec, b.p.acc[b.p.side], b.p.acc[b.p.side ^ 1],
-                                      b.p.pcount[0] + b.p.pcount[1]))
+                back.append(pos_net_score(b.p))
         finally:
             pos_attach_net(b.p, NULL)
         return forward, back

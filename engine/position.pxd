@@ -2,7 +2,7 @@
 from engine.types cimport cell_t, move_t, piece_t, key_t, MAX_CELLS, MAX_CODES, MAX_PIECES, \
     MAX_HISTORY
 from engine.tables cimport TablesRec
-from engine.nnue cimport NetRec, MAX_HIDDEN
+from engine.nnue cimport NetRec, MAX_HIDDEN, nn_output
 from libc.stdint cimport int8_t, int16_t
 
 cdef struct UndoRec:
@@ -48,3 +48,8 @@ cdef void pos_make_null(PosRec* p) noexcept nogil
 cdef void pos_unmake_null(PosRec* p) noexcept nogil
 cdef key_t pos_compute_key(const PosRec* p) noexcept nogil
 cdef int pos_repetitions(const PosRec* p) noexcept nogil
+
+
+cdef inline int pos_net_score(const PosRec* p) noexcept nogil:
+    """The attached net's score (p.nn must be set), side to move's view."""
+    return nn_output(p.nn, p.acc[p.side], p.acc[p.side ^ 1], p.pcount[0] + p.pcount[1])

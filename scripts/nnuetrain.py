@@ -237,18 +237,10 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
             "data": [f.name for f in files]}
     data = export(model, variant, out, meta)
     net = Net(data, variant, str(out))
-    diffs = []
-    for fen in _sample_fens(files, 300):
-        board = Board(variant_name, fen)
-        data_ = fen_mod.parse(variant, fen)
-        pieces = [(c, pc) for c, pc in enumerate(data_.board) if pc]
-        a = np.full((1, MAX_PIECES), feats.nfeat, dtype=np.int16)
-        b = np.full((1, MAX_PIECES), feats.nfeat, dtype=np.int16)
-        w, bb = feats.of(pieces, 0), feats.of(pieces, 1)
-        a[0, :len(w)] = w
-        b[0, :len(bb)] = bb
-        fl = float(model.cp(a, b, np.array([data_.side]), np.array([len(pieces)]))[0])
-        diffs.append(abs(net.evaluate(board) - fl))
+    fens = _sample_fens(files, 300)
+    a, b, side, count, _, _ = _arrays(feats, [(fen, "*", "0", "0") for fen in fens])
+    floats = model.cp(a, b, side, count)
+    diffs = [abs(net.evaluate(Board(variant_name, fen)) - float(fl)) for fen, fl in zip(fens, floats)]
     print(f"wrote {out} ({len(data)} bytes); engine vs float model on {len(diffs)} positions: "
           f"mean |diff| {np.mean(diffs):.2f} cp, max {np.max(diffs):.2f} cp", flush=True)
     return {"held_out": held_out, "mean_diff": float(np.mean(diffs)), "max_diff": float(np.max(diffs))}
