@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from engine import timeman
 from engine.eval_tables import stalemate_cp
 from engine.levels import FULL, Strength, choose
+from engine.smp import Helpers
 
 MATE = 32000
 MATE_BOUND = 31000
@@ -89,6 +90,7 @@ class Clock:
         self.pondering = limits.ponder
         self.released = threading.Event()   # set by stop or ponderhit
         self.soft = None
+        self.helpers = Helpers()    # Lazy SMP threads searching beside this one
         self._arm()
 
     def _arm(self):
@@ -116,11 +118,13 @@ class Clock:
 
 
 def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: int,
-          strength: Strength, on_info, clock_box: list, rng: random.Random | None = None) -> BestMove:
+          strength: Strength, on_info, clock_box: list, rng: random.Random | None = None,
+          helpers: Helpers | None = None) -> BestMove:
     """Search ``board`` and return the move to play.
 
     ``clock_box`` receives the Clock at once, so the protocol thread can reach it for
-    ``ponderhit``; ``searcher.stop()`` ends the search from any thread.
+    ``ponderhit``; ``searcher.stop()`` ends the search from any thread. ``helpers``
+    (``Threads`` above 1) search beside it at full strength; a level's limits keep one.
     """
     rng = rng or random.Random()
     root = searcher.set_root(board, ev, tt, limits.searchmoves or None)
@@ -134,6 +138,24 @@ def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: 
         _wait_for_release(searcher, clock, limits)
         return BestMove(None)
 
+    if helpers is not None and strength.max_nodes is None and strength.max_depth is None:
+        clock.helpers = helpers
+        helpers.start(board, ev, tt, limits.searchmoves or None)
+    try:
+        lines = _deepen(searcher, limits, multipv, strength, on_info, clock, tt)
+    finally:
+        clock.helpers.stop()
+    if not lines:
+        lines = [rescue(searcher, root)]
+    _wait_for_release(searcher, clock, limits)
+    chosen = choose(lines, strength, rng) if strength.lines > 1 else lines[0]
+    pv = chosen[1] or [root[0]]
+    return BestMove(pv[0], pv[1] if len(pv) > 1 else None)
+
+
+def _deepen(searcher, limits, multipv, strength, on_info, clock, tt) -> list:
+    """The iterations, deepest finished one last: its lines [(score, pv)], best first."""
+    root = searcher.root_moves
     nlines = max(1, min(max(multipv, strength.lines), len(root)))
     max_depth = min(limits.depth or MAX_DEPTH, strength.max_depth or MAX_DEPTH, MAX_DEPTH)
     lines: list = []                     # [(score, pv)] of the last finished depth
@@ -162,12 +184,7 @@ def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: 
         if limits.mate and lines and lines[0][0] > MATE_BOUND and \
                 (MATE - lines[0][0] + 1) // 2 <= limits.mate:
             break
-    if not lines:
-        lines = [rescue(searcher, root)]
-    _wait_for_release(searcher, clock, limits)
-    chosen = choose(lines, strength, rng) if strength.lines > 1 else lines[0]
-    pv = chosen[1] or [root[0]]
-    return BestMove(pv[0], pv[1] if len(pv) > 1 else None)
+    return lines
 
 
 def final_score(outcome, side: int) -> int:
@@ -222,7 +239,7 @@ def _aspirated(searcher, depth, prev, k, clock, on_info, tt, prev_pv):
 
 def _info(searcher, clock, tt, depth, multipv, score, bound, pv) -> SearchInfo:
     return SearchInfo(depth=depth, seldepth=max(searcher.seldepth, depth), multipv=multipv,
-                      score=score, bound=bound, nodes=searcher.nodes,
+                      score=score, bound=bound, nodes=searcher.nodes + clock.helpers.nodes,
                       time_ms=int(clock.elapsed() * 1000), hashfull=tt.hashfull(), pv=list(pv))
 
 

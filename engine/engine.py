@@ -41,6 +41,7 @@ from engine.fog import view_board, view_moves
 from engine.fogsearch import think_fog
 from engine.notation import alea_token, check_fen_length, parse_alea_token, quote
 from engine.search import Searcher
+from engine.smp import Helpers
 from engine.tt import TranspositionTable
 from engine.variant import load_variant, resolve_name, variant_names
 
@@ -112,6 +113,8 @@ class Engine:
         self._tt = TranspositionTable(DEFAULT_HASH_MB)
         self._searcher = Searcher()
         self._game_searcher: Searcher | None = None     # history and killers of this game
+        self._game_helpers: list = []       # the Lazy SMP helpers' Searchers, kept as it is
+        self.threads = 1            # Threads: search threads (engine/smp.py)
         self._thread: threading.Thread | None = None
         self._job = "search"        # what the worker thread runs: search, perft or bench
         self._clock_box: list = _ClockBox()
@@ -352,6 +355,11 @@ class Engine:
         strength = self.strength(limits)
         if self._game_searcher is None:         # kept across the moves of a game: its
             self._game_searcher = Searcher()    # history ages by halving at each go
+            self._game_helpers = []
+        del self._game_helpers[max(self.threads - 1, 0):]
+        while len(self._game_helpers) < self.threads - 1:
+            self._game_helpers.append(Searcher())
+        helpers = Helpers(self._game_helpers) if self._game_helpers else None
         searcher, box = self._game_searcher, _ClockBox()
         tt, multipv, overhead, rng = self._tt, self.multipv, self.move_overhead_ms, self._rng
         fog = self._fog
@@ -379,7 +387,7 @@ class Engine:
                                      on_info, box, rng)
                 else:
                     best = think(searcher, board, ev, tt, limits, multipv, overhead, strength,
-                                 on_info, box, rng)
+                                 on_info, box, rng, helpers)
             except Exception as exc:  # never leave a GUI waiting without a bestmove
                 on_info(SearchInfo(depth=0, string=f"error internal: search: {exc!r}"))
                 # In fog the board is the view's, whose fog is drawn empty: only the

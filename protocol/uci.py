@@ -28,6 +28,7 @@ from engine.levels import ELO_MAX, ELO_MIN, LEVEL_NAMES
 # ECHO_LIMIT and quote stay importable from here, where they were defined before.
 from engine.notation import ECHO_LIMIT, bestmove_line, info_line, one_line, perft_lines, \
     quote  # noqa: F401
+from engine.smp import MAX_THREADS
 from protocol import adaptive, dialect
 from protocol.options import Option, OptionRegistry, parse_int
 
@@ -148,8 +149,8 @@ def default_options() -> OptionRegistry:
         Option("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB,
                on_change=lambda engine, mb: engine.set_hash(mb)),
         Option("Clear Hash", "button", on_change=lambda engine, _: engine.clear_hash()),
-        # One search thread for now; the option exists because GUIs and runners set it.
-        Option("Threads", "spin", 1, 1, 1),
+        # Lazy SMP (engine/smp.py) in chess-like games; Fog of War and Alea search on one.
+        Option("Threads", "spin", 1, 1, MAX_THREADS, on_change=setter("threads")),
         Option("MultiPV", "spin", 1, 1, 64, on_change=setter("multipv")),
         Option("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000,
                on_change=setter("move_overhead_ms")),

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.smp import MAX_THREADS
 from engine.variant import variant_names
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -83,6 +84,18 @@ def test_the_installed_engine_sees_material_in_every_variant(installed):
     assert uci.returncode == 0 and "error" not in uci.stdout, uci.stdout + uci.stderr
     score = int(re.search(r"info depth 1 .*score cp (-?\d+)", uci.stdout)[1])
     assert score > 500, uci.stdout
+
+
+def test_the_installed_engine_searches_with_two_threads(installed):
+    """Threads 2 (engine/smp.py ships and runs): a search with a helper answers a move."""
+    bin_dir, work = installed
+    threads = min(2, MAX_THREADS)
+    lines = [f"setoption name Threads value {threads}", "position startpos", "go depth 9",
+             "isready"]
+    uci = run([str(bin_dir / "quantum")], input="\n".join(lines) + "\n", cwd=work)
+    assert uci.returncode == 0 and "error" not in uci.stdout, uci.stdout + uci.stderr
+    assert re.search(r"^bestmove [a-h][1-8][a-h][1-8]", uci.stdout, re.M), uci.stdout
+    assert "readyok" in uci.stdout
 
 
 def test_the_installed_programs_start(installed):

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from engine import __version__
+from engine.smp import MAX_THREADS
 from uci_helpers import REPO_ROOT
 
 chess = pytest.importorskip("chess")
@@ -30,7 +31,8 @@ def test_identity_and_options(quantum):
     options = quantum.options
     assert (options["Hash"].type, options["Hash"].default, options["Hash"].min,
             options["Hash"].max) == ("spin", 16, 1, 4096)
-    assert options["Threads"].default == options["Threads"].max == 1
+    assert (options["Threads"].default, options["Threads"].min, options["Threads"].max) == \
+        (1, 1, MAX_THREADS)
     assert options["Level"].type == "combo" and options["Level"].default == "hard"
     assert options["Level"].var == ["beginner", "easy", "normal", "hard", "adaptive"]
     assert options["UCI_Variant"].var[:3] == ["chess", "grand", "hexagonal"]
@@ -41,7 +43,7 @@ def test_configure(quantum):
     quantum.configure({"Hash": 32, "Level": "normal"})
     quantum.configure({"Move Overhead": 10, "UCI_Elo": 1800, "UCI_LimitStrength": False})
     with pytest.raises(chess.engine.EngineError):
-        quantum.configure({"Threads": 2})                 # checked by python-chess itself
+        quantum.configure({"Threads": MAX_THREADS + 1})   # checked by python-chess itself
     quantum.configure({"Hash": 16, "Level": "hard"})
 
 

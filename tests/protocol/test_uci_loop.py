@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from engine import __version__
+from engine.smp import MAX_THREADS
 from engine.board import Board
 from engine.eval_tables import stalemate_cp
 from engine.variant import variant_names
@@ -149,7 +150,9 @@ def test_ucinewgame_resets_the_position_but_not_the_variant(driver):
     ("setoption name Hash value big", "setoption: option 'Hash' needs an integer, not 'big'"),
     ("setoption name Hash", "setoption: option 'Hash' needs a value"),
     ("setoption name Clear Hash value now", "setoption: option 'Clear Hash' is a button"),
-    ("setoption name Threads value 2", "setoption: option 'Threads' must be 1..1, not 2"),
+    (f"setoption name Threads value {MAX_THREADS + 1}",
+     f"setoption: option 'Threads' must be 1..{MAX_THREADS}, not {MAX_THREADS + 1}"),
+    ("setoption name Threads value 0", f"setoption: option 'Threads' must be 1..{MAX_THREADS}"),
     ("setoption name MultiPV value 0", "setoption: option 'MultiPV' must be 1..64, not 0"),
     ("setoption name MultiPV value 65", "setoption: option 'MultiPV' must be 1..64"),
     ("setoption name Move Overhead value -1",

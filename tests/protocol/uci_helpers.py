@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine.board import Board
 from engine.engine import game_names
+from engine.smp import MAX_THREADS
 from protocol.uci import ERROR_PREFIX, UciSession
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,7 @@ START_PERFT = {
 HANDSHAKE_OPTIONS = [
     "option name Hash type spin default 16 min 1 max 4096",
     "option name Clear Hash type button",
-    "option name Threads type spin default 1 min 1 max 1",
+    f"option name Threads type spin default 1 min 1 max {MAX_THREADS}",
     "option name MultiPV type spin default 1 min 1 max 64",
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Ponder type check default false",
