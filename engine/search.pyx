@@ -322,6 +322,14 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             # move-count pruning: late quiet moves at low depth
             if depth <= 4 and searched >= 4 + depth * depth:
                 continue
+        if not pv_node and not in_check and searched > 0 and best > -MATE_BOUND and depth <= 6:
+            # SEE pruning: a move that loses material on its cell by more than the depth
+            # can win back (captures a little, quiet moves more with the depth)
+            if noisy:
+                if scores[i] < GOOD_CAPTURE and see(p, s.ev, m) < -100 * depth:
+                    continue
+            elif see(p, s.ev, m) < -25 * depth * depth:
+                continue
         pos_make(p, m)
         gives_check = s.checks and pos_in_check(p)
         if not pv_node and not in_check and not gives_check and not noisy and searched > 0 \
