@@ -41,7 +41,7 @@ from engine.fog import view_board, view_moves
 from engine.fogsearch import think_fog
 from engine.notation import alea_token, check_fen_length, parse_alea_token, quote
 from engine.search import Searcher
-from engine.smp import Helpers
+from engine.smp import Helpers, start_with_stack
 from engine.tt import TranspositionTable
 from engine.variant import load_variant, resolve_name, variant_names
 
@@ -51,12 +51,6 @@ MAX_PERFT_DEPTH = 20
 DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 4096
 DEFAULT_MOVE_OVERHEAD_MS = 30
-# The worker thread's stack, whatever `ulimit -s` says. The C search keeps a move list
-# and its scores on the stack per ply (2 * MAX_MOVES ints, about 12 KB) for at most
-# MAX_PLY (128) plies, the Alea search about 40 KB per ply for at most MAX_QPLY (48),
-# perft one list per ply: a few MB at most; the rest is margin (a sanitizer build's
-# frames are larger). Only what is touched is ever backed by memory.
-WORKER_STACK_BYTES = 64 * 1024 * 1024
 # Games played on a variant's board with rules of their own on top (not variant files:
 # their rules are code, and the arbiter hosts them): name -> board variant.
 HOSTED_GAMES = {"alea": "chess"}
@@ -434,11 +428,7 @@ class Engine:
         lost, leaving ``go infinite``/``go ponder`` running for ever."""
         thread = threading.Thread(target=job, name="quantum-search", daemon=True)
         self._thread, self._searcher, self._clock_box, self._job = thread, stopper, box, kind
-        previous = threading.stack_size(WORKER_STACK_BYTES)
-        try:
-            thread.start()
-        finally:
-            threading.stack_size(previous)
+        start_with_stack(thread)
         while not box.armed.wait(0.01) and thread.is_alive():
             pass
 

@@ -20,9 +20,21 @@ MAX_DEPTH = 100
 # Threads: 1 to the cores this process may run on (more would only share them).
 MAX_THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
     else os.cpu_count() or 1
-# The C search keeps its move lists on the stack, a few KB a ply up to MAX_PLY: the
-# default thread stack is too small for it (engine.py's worker gets as much).
-HELPER_STACK_BYTES = 64 * 1024 * 1024
+# A search thread's stack, whatever `ulimit -s` says. The C search keeps a move list
+# and its scores on the stack per ply (2 * MAX_MOVES ints, about 12 KB) for at most
+# MAX_PLY (128) plies, the Alea search about 40 KB per ply for at most MAX_QPLY (48),
+# perft one list per ply: a few MB at most; the rest is margin (a sanitizer build's
+# frames are larger). Only what is touched is ever backed by memory.
+SEARCH_STACK_BYTES = 64 * 1024 * 1024
+
+
+def start_with_stack(thread: threading.Thread) -> None:
+    """Start ``thread`` with SEARCH_STACK_BYTES of stack (the engine's worker, helpers)."""
+    previous = threading.stack_size(SEARCH_STACK_BYTES)
+    try:
+        thread.start()
+    finally:
+        threading.stack_size(previous)
 
 
 class Helpers:
@@ -39,11 +51,7 @@ class Helpers:
             searcher.new_search()
             thread = threading.Thread(target=_deepen, args=(searcher, i % 2),
                                       name=f"quantum-helper-{i + 1}", daemon=True)
-            previous = threading.stack_size(HELPER_STACK_BYTES)
-            try:
-                thread.start()
-            finally:
-                threading.stack_size(previous)
+            start_with_stack(thread)
             self._threads.append(thread)
 
     def stop(self) -> None:
