@@ -38,7 +38,7 @@ from engine.position cimport pos_make, pos_unmake, pos_in_check, pos_repetitions
     pos_attacked, pos_attach_net
 from engine.movegen cimport generate_moves, generate_noisy
 from engine.evaluate cimport evaluate, EvalTables
-from engine.search cimport see
+from engine.search cimport see_below
 from engine.board cimport Board
 from engine.tt cimport BOUND_LOWER, BOUND_UPPER
 from engine.searchkit cimport SearchLimits, limits_reset, enter_node, is_noisy, mvv_lva, pick, \
@@ -263,7 +263,7 @@ cdef int qsearch(CoreRec* c, const AleaRec* a, int alpha, int beta, int ply) noe
         if in_check:
             scores[k] = mvv_lva(p, c.ev, m) if is_noisy(p, m) else 0
         else:
-            if see(p, c.ev, m) < 0:
+            if see_below(p, c.ev, m, 0):
                 continue
             scores[k] = mvv_lva(p, c.ev, m)
         moves[k] = m
@@ -322,7 +322,7 @@ cdef double leaf(CoreRec* c, const AleaRec* a, const move_t* moves, int n, bint 
         m = moves[i]
         if move_kind(m) == KIND_CASTLE:
             continue
-        if in_check or (is_noisy(p, m) and see(c.pos, c.ev, m) >= 0):
+        if in_check or (is_noisy(p, m) and not see_below(c.pos, c.ev, m, 0)):
             cand[nc] = i
             nc += 1
     for i in range(nc):

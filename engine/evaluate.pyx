@@ -96,6 +96,7 @@ cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
     cdef int side, i, c, to, v, typ, phase = 0, cnt, f, k, sgn, other, own, enemy
     cdef int score, mgs, egs, zone_hits, kc
     cdef uint32_t mask
+    cdef const uint64_t* zone
     cdef piece_t pc
     for side in range(2):
         mg[side] = eg[side] = units[side] = attackers[side] = 0
@@ -120,6 +121,7 @@ cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
         own = colour_bit(side)
         enemy = colour_bit(other)
         kc = p.king[other]
+        zone = t.near[kc] if kc != NO_CELL else NULL
         for i in range(p.pcount[side]):
             c = p.plist[side][i]
             typ = type_of(p.board[c])
@@ -153,9 +155,7 @@ cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
                 to = t.nxt[c][v]
                 if to != NO_CELL and not (p.board[to] & own):
                     cnt += 1
-                    if kc != NO_CELL and t.dir_from[kc][to] >= 0 and t.dist[kc][to] == 1:
-                        zone_hits += 1
-                    elif to == kc:
+                    if zone != NULL and in_set(zone, to):
                         zone_hits += 1
             mask = t.slide_mask[typ]
             while mask:
@@ -165,7 +165,7 @@ cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
                 while to != NO_CELL:
                     if not (p.board[to] & own):
                         cnt += 1
-                    if kc != NO_CELL and (to == kc or (t.dir_from[kc][to] >= 0 and t.dist[kc][to] == 1)):
+                    if zone != NULL and in_set(zone, to):
                         zone_hits += 1
                     if p.board[to]:
                         break

@@ -1,4 +1,5 @@
 # Alpha-beta search over PosRec (principal variation search, quiescence, pruning).
+from libc.stdint cimport uint64_t
 from engine.types cimport move_t, MAX_MOVES, MAX_CELLS
 from engine.position cimport PosRec
 from engine.evaluate cimport EvalRec
@@ -10,6 +11,11 @@ cdef enum:
     MATE = 32000
     MATE_BOUND = 31000      # |score| above this is a mate score
     INF = 32500
+    EVAL_CACHE = 8192       # entries of the static-evaluation cache (a power of two)
+
+cdef struct EvalSlot:
+    uint64_t key
+    int score
 
 cdef struct SearchRec:
     PosRec* pos
@@ -30,6 +36,8 @@ cdef struct SearchRec:
     int best_root               # index of the best root move of the last search_root
     bint root_improved          # search_root raised alpha at least once
     int lmr[64][64]
+    EvalSlot ecache[EVAL_CACHE]   # static evaluations by key, emptied by set_root
 
 cdef int search_root(SearchRec* s, int alpha, int beta, int depth) noexcept nogil
 cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil
+cdef bint see_below(PosRec* p, const EvalRec* e, move_t m, int threshold) noexcept nogil

@@ -11,7 +11,7 @@ from libc.math cimport log
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from engine.types cimport piece_t, NO_CELL, KIND_EP, KIND_PROMO, KIND_CASTLE, move_from, \
-    move_to, move_kind, move_extra, colour_bit, type_of, MAX_HISTORY, MAX_PIECES
+    move_to, move_kind, move_extra, colour_bit, type_of, MAX_HISTORY, MAX_PIECES, MAX_VECTORS
 from engine.tables cimport TablesRec
 from engine.position cimport pawn_attacker, pos_make, pos_unmake, pos_make_null, pos_unmake_null, \
     pos_in_check, pos_repetitions, pos_attacked, pos_attach_net
@@ -48,8 +48,10 @@ cdef int piece_value(const EvalRec* e, const TablesRec* t, piece_t pc) noexcept 
     return e.value[type_of(pc)]
 
 
-cdef int least_attacker(PosRec* p, const EvalRec* e, int cell, int by) noexcept nogil:
-    """Cell of the cheapest piece of ``by`` attacking cell on the current board, or -1."""
+cdef int least_attacker(PosRec* p, const EvalRec* e, int cell, int by,
+                        const int* ray) noexcept nogil:
+    """Cell of the cheapest piece of ``by`` attacking cell on the current board, or -1.
+    ray[i] is the first occupied cell from cell along slide vector i (see keeps it)."""
     cdef const TablesRec* t = p.t
     cdef int i, v, c, best = -1, best_val = ROYAL_VALUE + 1, val
     c = pawn_attacker(p, cell, by)
@@ -63,15 +65,20 @@ cdef int least_attacker(PosRec* p, const EvalRec* e, int cell, int by) noexcept 
             if val < best_val:
                 best, best_val = c, val
     for i in range(t.n_slide_vecs):
-        v = t.slide_vecs[i]
-        c = t.nxt[cell][v]
-        while c != NO_CELL and p.board[c] == 0:
-            c = t.nxt[c][v]
-        if c != NO_CELL and (t.slide_attackers[by][v] >> p.board[c]) & 1:
+        c = ray[i]
+        if c != NO_CELL and (t.slide_attackers[by][t.slide_vecs[i]] >> p.board[c]) & 1:
             val = piece_value(e, t, p.board[c])
             if val < best_val:
                 best, best_val = c, val
     return best
+
+
+cdef inline int ray_end(const PosRec* p, int c, int v) noexcept nogil:
+    """The first occupied cell from c (excluded) along vector v, or NO_CELL."""
+    c = p.t.nxt[c][v]
+    while c != NO_CELL and p.board[c] == 0:
+        c = p.t.nxt[c][v]
+    return c
 
 
 cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
@@ -85,7 +92,8 @@ cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
     cdef int gain[2 * MAX_PIECES + 1]
     cdef int removed[2 * MAX_PIECES + 3]
     cdef piece_t removed_pc[2 * MAX_PIECES + 3]
-    cdef int nrem = 0, d = 0, side, c, victim_cell = to
+    cdef int ray[MAX_VECTORS]
+    cdef int nrem = 0, d = 0, side, c, i, victim_cell = to
     cdef piece_t on_to, mover = p.board[frm], victim
     if kind == KIND_CASTLE:
         return 0
@@ -111,9 +119,11 @@ cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
     removed_pc[nrem] = p.board[to]
     nrem += 1
     p.board[to] = on_to
+    for i in range(t.n_slide_vecs):
+        ray[i] = ray_end(p, to, t.slide_vecs[i])
     side = p.side ^ 1
     while True:
-        c = least_attacker(p, e, to, side)
+        c = least_attacker(p, e, to, side, ray)
         if c < 0:
             break
         d += 1
@@ -123,6 +133,9 @@ cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
         nrem += 1
         p.board[to] = p.board[c]
         p.board[c] = 0
+        for i in range(t.n_slide_vecs):   # an x-ray behind the piece that left
+            if ray[i] == c:
+                ray[i] = ray_end(p, c, t.slide_vecs[i])
         side ^= 1
     while nrem > 0:
         nrem -= 1
@@ -132,6 +145,44 @@ cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
             gain[d - 1] = -gain[d]
         d -= 1
     return gain[0]
+
+
+cdef bint see_below(PosRec* p, const EvalRec* e, move_t m, int threshold) noexcept nogil:
+    """Whether see(m) < threshold. The exchange is played out only when its bounds leave it
+    open: SEE is at most what the move itself wins (victim and promotion) and at least the
+    victim less the mover, which is all the opponent can take back."""
+    cdef const TablesRec* t = p.t
+    cdef int kind = move_kind(m), victim = 0, won
+    cdef piece_t on_to = p.board[move_to(m)]
+    if kind == KIND_CASTLE:
+        return 0 < threshold
+    if kind == KIND_EP:
+        victim = e.value[t.pawn_type]
+    elif on_to:
+        victim = piece_value(e, t, on_to)
+    won = victim
+    if kind == KIND_PROMO:
+        won += e.value[move_extra(m)] - e.value[t.pawn_type]
+    if won < threshold:
+        return True
+    if victim - piece_value(e, t, p.board[move_from(m)]) >= threshold:
+        return False
+    return see(p, e, m) < threshold
+
+
+cdef inline bint see_not_losing(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
+    return not see_below(p, e, m, 0)
+
+
+# -- static evaluation, cached by key -------------------------------------------------------
+cdef inline int static_eval_of(SearchRec* s) noexcept nogil:
+    """evaluate() of the current position, from the cache when it holds the key: searches
+    meet the same position by transposition, and quiescence re-reads what search stored."""
+    cdef EvalSlot* slot = &s.ecache[s.pos.key & (EVAL_CACHE - 1)]
+    if slot.key != s.pos.key:
+        slot.key = s.pos.key
+        slot.score = evaluate(s.pos, s.ev)
+    return slot.score
 
 
 # -- move ordering (is_noisy, mvv_lva, pick: searchkit.pxd) ---------------------------------
@@ -147,7 +198,7 @@ cdef void score_moves(SearchRec* s, move_t* moves, int* scores, int n, move_t tt
             scores[i] = TT_MOVE_SCORE
         elif is_noisy(p, m):
             sc = mvv_lva(p, e, m)
-            if see(p, e, m) >= 0:
+            if see_not_losing(p, e, m):
                 scores[i] = GOOD_CAPTURE + sc
             else:
                 scores[i] = BAD_CAPTURE + sc
@@ -220,7 +271,7 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply) noexcept nogil:
         if n == 0:
             return -MATE + ply
     else:
-        stand = evaluate(p, s.ev)
+        stand = static_eval_of(s)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -294,7 +345,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             return tts
 
     if not in_check:
-        static_eval = evaluate(p, s.ev)
+        static_eval = static_eval_of(s)
         # reverse futility: far above beta at low depth
         if not pv_node and depth <= 6 and static_eval - 90 * depth >= beta and beta > -MATE_BOUND \
                 and beta < MATE_BOUND:
@@ -326,9 +377,9 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             # SEE pruning: a move that loses material on its cell by more than the depth
             # can win back (captures a little, quiet moves more with the depth)
             if noisy:
-                if scores[i] < GOOD_CAPTURE and see(p, s.ev, m) < -100 * depth:
+                if scores[i] < GOOD_CAPTURE and see_below(p, s.ev, m, -100 * depth):
                     continue
-            elif see(p, s.ev, m) < -25 * depth * depth:
+            elif see_below(p, s.ev, m, -25 * depth * depth):
                 continue
         pos_make(p, m)
         gives_check = s.checks and pos_in_check(p)
@@ -486,6 +537,7 @@ cdef class Searcher(SearchLimits):
         self.tt = tt
         self.s.pos = self.pos
         self.s.ev = &ev.rec
+        memset(self.s.ecache, 0, sizeof(self.s.ecache))
         self.s.tt = &tt.rec
         self.s.checks = self.pos.t.royal_check
         self.s.n_move_rule = board.variant.n_move_rule
@@ -537,6 +589,17 @@ cdef class Searcher(SearchLimits):
     def skip(self, str uci, bint on=True):
         """Exclude (or re-include) a root move, for MultiPV."""
         self.s.root_skip[self.root_uci.index(uci)] = on
+
+    def see(self, str uci) -> int:
+        """Static exchange value of a root move, in centipawns (tests check it against an
+        independent swap list)."""
+        return see(self.pos, self.s.ev, self.s.root_moves[self.root_uci.index(uci)])
+
+    def see_below(self, str uci, int threshold) -> bool:
+        """Whether a root move's static exchange value is below threshold (the search's
+        test, with its shortcuts)."""
+        return see_below(self.pos, self.s.ev, self.s.root_moves[self.root_uci.index(uci)],
+                         threshold)
 
     def clear_skips(self):
         for i in range(self.s.nroot):

@@ -25,6 +25,7 @@ cdef struct TablesRec:
     int opp[MAX_VECTORS]                # index of the opposite vector
     int8_t dir_from[MAX_CELLS][MAX_CELLS]   # slide vector leading from a to b, or -1
     uint8_t dist[MAX_CELLS][MAX_CELLS]      # steps along dir_from[a][b]
+    uint64_t near[MAX_CELLS][2]         # the cell and those one slide step away, as bits
     uint8_t colour[MAX_CELLS]           # cell colour (bishop colour complex)
 
     int ntypes

@@ -40,6 +40,12 @@ cdef class CompiledTables:
             for b in range(ncells):
                 t.dir_from[a][b] = d["dir_from"][a][b]
                 t.dist[a][b] = d["dist"][a][b]
+        for a in range(MAX_CELLS):
+            t.near[a][0] = t.near[a][1] = 0
+        for a in range(ncells):
+            for b in range(ncells):
+                if b == a or (t.dir_from[a][b] >= 0 and t.dist[a][b] == 1):
+                    t.near[a][b >> 6] |= (<uint64_t> 1) << (b & 63)
         for v in range(nvec):
             t.opp[v] = d["opp"][v]
 
