@@ -251,12 +251,12 @@ cdef inline int no_move_score(SearchRec* s, bint in_check, int ply) noexcept nog
 
 
 # -- quiescence ---------------------------------------------------------------------------
-cdef int qsearch(SearchRec* s, int alpha, int beta, int ply) noexcept nogil:
+cdef int qsearch(SearchRec* s, int alpha, int beta, int ply, bint in_check) noexcept nogil:
+    """in_check: the side to move is in check (the caller tested it after its move)."""
     cdef PosRec* p = s.pos
     cdef move_t moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
     cdef int n, i, score, best, stand
-    cdef bint in_check
     cdef move_t m
     if enter_node(&s.lim, ply):
         return 0
@@ -264,7 +264,6 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply) noexcept nogil:
         return -MATE + ply
     if ply >= MAX_PLY - 1:
         return evaluate(p, s.ev)
-    in_check = s.checks and pos_in_check(p)
     if in_check:
         best = -INF
         n = generate_moves(p, moves)
@@ -284,7 +283,7 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply) noexcept nogil:
         if not in_check and scores[i] < GOOD_CAPTURE:
             break                       # the rest lose material by SEE
         pos_make(p, m)
-        score = -qsearch(s, -beta, -alpha, ply + 1)
+        score = -qsearch(s, -beta, -alpha, ply + 1, s.checks and pos_in_check(p))
         pos_unmake(p)
         if s.lim.stop:
             return 0
@@ -298,7 +297,9 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply) noexcept nogil:
 
 
 # -- main search ----------------------------------------------------------------------------
-cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null_ok) noexcept nogil:
+cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null_ok,
+               bint in_check) noexcept nogil:
+    """in_check: the side to move is in check (the caller tested it after its move)."""
     cdef PosRec* p = s.pos
     cdef move_t moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
@@ -306,7 +307,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
     cdef int nquiets = 0
     cdef int n, i, j, score, best, static_eval = 0, r, new_depth, searched = 0
     cdef int orig_alpha = alpha
-    cdef bint in_check, pv_node = beta - alpha > 1, gives_check, noisy
+    cdef bint pv_node = beta - alpha > 1, gives_check, noisy
     cdef move_t m, q, best_move = 0, tt_move = 0
     cdef TTEntry* tte
     cdef int tts
@@ -319,7 +320,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             return -MATE + ply
         if rule_draw_pending(s):
             if generate_moves(p, moves) == 0:
-                return no_move_score(s, s.checks and pos_in_check(p), ply)
+                return no_move_score(s, in_check, ply)
             return 0
         if alpha < -MATE + ply:
             alpha = -MATE + ply
@@ -329,11 +330,10 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             return alpha
     if ply >= MAX_PLY - 2:
         return evaluate(p, s.ev)
-    in_check = s.checks and pos_in_check(p)
     if in_check:
         depth += 1
     if depth <= 0:
-        return qsearch(s, alpha, beta, ply)
+        return qsearch(s, alpha, beta, ply, in_check)
     if enter_node(&s.lim, ply):
         return 0
 
@@ -354,7 +354,8 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
         if not pv_node and null_ok and depth >= 3 and static_eval >= beta and has_pieces(p, p.side):
             r = 3 + depth // 4
             pos_make_null(p)
-            score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, False)
+            score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, False,
+                            s.checks and pos_in_check(p))
             pos_unmake_null(p)
             if s.lim.stop:
                 return 0
@@ -389,7 +390,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             continue
         new_depth = depth - 1
         if searched == 0:
-            score = -search(s, -beta, -alpha, new_depth, ply + 1, True)
+            score = -search(s, -beta, -alpha, new_depth, ply + 1, True, gives_check)
         else:
             r = 0
             if depth >= 3 and searched >= 3 and not noisy and not in_check and not gives_check:
@@ -403,11 +404,11 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
                     r = 0
                 if r > new_depth - 1:
                     r = new_depth - 1 if new_depth > 1 else 0
-            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, True)
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, True, gives_check)
             if score > alpha and r > 0:
-                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, True)
+                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, True, gives_check)
             if score > alpha and score < beta:
-                score = -search(s, -beta, -alpha, new_depth, ply + 1, True)
+                score = -search(s, -beta, -alpha, new_depth, ply + 1, True, gives_check)
         pos_unmake(p)
         if s.lim.stop:
             return 0
@@ -455,14 +456,14 @@ cdef int search_root(SearchRec* s, int alpha, int beta, int depth) noexcept nogi
         s.lim.nodes += 1
         gives_check = s.checks and pos_in_check(p)
         if searched == 0:
-            score = -search(s, -beta, -alpha, depth - 1, 1, True)
+            score = -search(s, -beta, -alpha, depth - 1, 1, True, gives_check)
         else:
             r = 1 if depth >= 4 and searched >= 4 and not gives_check and not is_noisy_root(s, m) else 0
-            score = -search(s, -alpha - 1, -alpha, depth - 1 - r, 1, True)
+            score = -search(s, -alpha - 1, -alpha, depth - 1 - r, 1, True, gives_check)
             if score > alpha and r:
-                score = -search(s, -alpha - 1, -alpha, depth - 1, 1, True)
+                score = -search(s, -alpha - 1, -alpha, depth - 1, 1, True, gives_check)
             if score > alpha and score < beta:
-                score = -search(s, -beta, -alpha, depth - 1, 1, True)
+                score = -search(s, -beta, -alpha, depth - 1, 1, True, gives_check)
         pos_unmake(p)
         if s.lim.stop:
             break
@@ -634,6 +635,6 @@ cdef class Searcher(SearchLimits):
         with nogil:
             for i in range(self.s.nroot):
                 pos_make(self.pos, self.s.root_moves[i])
-                vals[i] = -qsearch(self.s, -INF, INF, 1)
+                vals[i] = -qsearch(self.s, -INF, INF, 1, self.s.checks and pos_in_check(self.pos))
                 pos_unmake(self.pos)
         return [vals[i] for i in range(self.s.nroot)]
