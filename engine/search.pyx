@@ -3,7 +3,8 @@
 Per node, in order: draw checks (repetition, n-move rule, bare kings), mate-distance
 pruning, transposition table, check extension, reverse futility, null move, move loop
 with late-move reductions, futility and move-count pruning; quiescence search resolves
-captures and promotions (bad captures by SEE are skipped). Scores are centipawns from the
+captures and promotions (bad captures by SEE are skipped), reading and filling the same
+table at depth 0 (a non-PV node is cut by any stored bound). Scores are centipawns from the
 side to move's view; MATE - ply is a mate delivered at ``ply``. The iterative deepening,
 aspiration windows, MultiPV and clock live in engine/deepening.py.
 """
@@ -256,14 +257,22 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply, bint in_check) noex
     cdef PosRec* p = s.pos
     cdef move_t moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
-    cdef int n, i, score, best, stand
-    cdef move_t m
+    cdef int n, i, score, best, stand, tts, orig_alpha = alpha
+    cdef bint pv_node = beta - alpha > 1
+    cdef move_t m, tt_move = 0, best_move = 0
+    cdef TTEntry* tte
     if enter_node(&s.lim, ply):
         return 0
     if not s.checks and p.t.royal_type and p.king[p.side] == NO_CELL:
         return -MATE + ply
     if ply >= MAX_PLY - 1:
         return evaluate(p, s.ev)
+    tte = tt_probe(s.tt, p.key)
+    if tte != NULL:
+        tt_move = tte.move
+        tts = score_from_tt(tte.score, ply)
+        if not pv_node and bound_cuts(tte.flags & 3, tts, alpha, beta):
+            return tts
     if in_check:
         best = -INF
         n = generate_moves(p, moves)
@@ -272,12 +281,14 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply, bint in_check) noex
     else:
         stand = static_eval_of(s)
         if stand >= beta:
+            if tte == NULL:
+                tt_store(s.tt, p.key, 0, score_to_tt(stand, ply), 0, BOUND_LOWER)
             return stand
         if stand > alpha:
             alpha = stand
         best = stand
         n = generate_noisy(p, moves)
-    score_moves(s, moves, scores, n, 0, ply)
+    score_moves(s, moves, scores, n, tt_move, ply)
     for i in range(n):
         m = pick(moves, scores, n, i)
         if not in_check and scores[i] < GOOD_CAPTURE:
@@ -291,8 +302,10 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply, bint in_check) noex
             best = score
             if score > alpha:
                 alpha = score
+                best_move = m
                 if score >= beta:
                     break
+    tt_store(s.tt, p.key, best_move, score_to_tt(best, ply), 0, bound_of(best, orig_alpha, beta))
     return best
 
 
