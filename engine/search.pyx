@@ -171,10 +171,6 @@ cdef bint see_below(PosRec* p, const EvalRec* e, move_t m, int threshold) noexce
     return see(p, e, m) < threshold
 
 
-cdef inline bint see_not_losing(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
-    return not see_below(p, e, m, 0)
-
-
 # -- static evaluation, cached by key -------------------------------------------------------
 cdef inline int static_eval_of(SearchRec* s) noexcept nogil:
     """evaluate() of the current position, from the cache when it holds the key: searches
@@ -199,7 +195,7 @@ cdef void score_moves(SearchRec* s, move_t* moves, int* scores, int n, move_t tt
             scores[i] = TT_MOVE_SCORE
         elif is_noisy(p, m):
             sc = mvv_lva(p, e, m)
-            if see_not_losing(p, e, m):
+            if not see_below(p, e, m, 0):
                 scores[i] = GOOD_CAPTURE + sc
             else:
                 scores[i] = BAD_CAPTURE + sc
@@ -607,13 +603,15 @@ cdef class Searcher(SearchLimits):
     def see(self, str uci) -> int:
         """Static exchange value of a root move, in centipawns (tests check it against an
         independent swap list)."""
-        return see(self.pos, self.s.ev, self.s.root_moves[self.root_uci.index(uci)])
+        return see(self.pos, self.s.ev, self._root_move(uci))
 
     def see_below(self, str uci, int threshold) -> bool:
         """Whether a root move's static exchange value is below threshold (the search's
         test, with its shortcuts)."""
-        return see_below(self.pos, self.s.ev, self.s.root_moves[self.root_uci.index(uci)],
-                         threshold)
+        return see_below(self.pos, self.s.ev, self._root_move(uci), threshold)
+
+    cdef move_t _root_move(self, str uci):
+        return self.s.root_moves[self.root_uci.index(uci)]
 
     def clear_skips(self):
         for i in range(self.s.nroot):
