@@ -90,6 +90,7 @@ class Clock:
         self.pondering = limits.ponder
         self.released = threading.Event()   # set by stop or ponderhit
         self.soft = None
+        self.fixed = False          # `go movetime`: no early stop between iterations
         self.helpers = Helpers()    # Lazy SMP threads searching beside this one
         self._arm()
 
@@ -100,6 +101,7 @@ class Clock:
             return
         budget = timeman.allocate(self.limits, self.side, self.overhead_ms, self.max_think)
         self.soft = budget.soft
+        self.fixed = budget.fixed
         self.searcher.set_limits(budget.hard or 0.0, self.nodes)
         self.start = time.monotonic()
 
@@ -114,7 +116,10 @@ class Clock:
         return time.monotonic() - self.start
 
     def out_of_soft_time(self) -> bool:
-        return self.soft is not None and self.elapsed() > self.soft * 0.55
+        """Too late to start another iteration: past 55 % of the soft budget, since the next
+        one would likely not finish. Never with `go movetime`, whose time is to be used: the
+        hard limit stops the search and a partly searched iteration still counts."""
+        return not self.fixed and self.soft is not None and self.elapsed() > self.soft * 0.55
 
 
 def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: int,

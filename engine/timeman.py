@@ -13,6 +13,7 @@ from dataclasses import dataclass
 class Budget:
     soft: float | None      # seconds; None: no clock (depth, nodes or infinite)
     hard: float | None
+    fixed: bool = False     # `go movetime`: the whole budget is the user's, spend it all
 
 
 SAFETY = 0.005              # seconds kept back besides the move overhead
@@ -27,7 +28,7 @@ def allocate(limits, side: int, overhead_ms: int, max_think: float | None = None
     overhead = max(overhead_ms, 0) / 1000.0
     if limits.movetime:
         t = max(limits.movetime / 1000.0 - overhead, 0.001)
-        return _cap(Budget(t, t), max_think)
+        return _cap(Budget(t, t, fixed=True), max_think)
     clock = limits.wtime if side == 0 else limits.btime
     if clock is None:
         return _cap(Budget(None, None), max_think)
@@ -51,4 +52,5 @@ def _cap(b: Budget, max_think: float | None) -> Budget:
     if max_think is None:
         return b
     return Budget(min(b.soft, max_think) if b.soft is not None else max_think,
-                  min(b.hard, max_think) if b.hard is not None else max_think)
+                  min(b.hard, max_think) if b.hard is not None else max_think,
+                  fixed=b.fixed and b.hard is not None and b.hard <= max_think)

@@ -75,3 +75,28 @@ def test_movetime_and_no_clock():
     assert b.soft is None and b.hard is None
     b = allocate(GoLimits(depth=5), 0, OVERHEAD_MS, max_think=1.5)
     assert b.soft == b.hard == 1.5
+
+
+class _Searcher:
+    """What Clock needs of a searcher: somewhere to put the hard limit."""
+
+    def set_limits(self, seconds, nodes):
+        self.limits = (seconds, nodes)
+
+
+@pytest.mark.parametrize("limits, max_think, stops_early", [
+    (GoLimits(movetime=500), None, False),        # movetime is the user's: spend it all
+    (GoLimits(movetime=500), 2.0, False),         # a cap above the movetime changes nothing
+    (GoLimits(movetime=500), 0.2, True),          # a level's cap is a budget like any other
+    (GoLimits(wtime=10000, btime=10000, winc=100, binc=100), None, True),
+])
+def test_another_iteration_starts_late_only_under_movetime(limits, max_think, stops_early):
+    """Past 55 % of the soft budget a clocked search starts no new iteration (it would
+    likely not finish); a `go movetime` search keeps deepening until the hard limit
+    stops it. The clock's start is moved back instead of waiting."""
+    from engine.deepening import Clock
+    clock = Clock(_Searcher(), limits, 0, OVERHEAD_MS, max_think)
+    assert not clock.out_of_soft_time()
+    clock.start -= clock.soft * 0.6
+    assert clock.out_of_soft_time() == stops_early
+    assert allocate(limits, 0, OVERHEAD_MS, max_think).fixed == (not stops_early)
