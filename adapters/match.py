@@ -1,7 +1,8 @@
 """The match runner: plays a series of games between two UCI engines through the arbiter
 and keeps the score, the Elo estimate and, when asked, an SPRT that ends the match early.
 
-Openings come from adapters/openings.py, each line played twice with colours reversed.
+Openings come from adapters/openings.py (the built-in book, or a file given as
+``MatchConfig.openings``), each line played twice with colours reversed.
 ``concurrency`` worker threads each hold one process per engine and reuse it from game
 to game (an engine that died is started afresh). An engine that cannot be started (its
 command is missing, it exits at once, it never sends ``uciok``) loses that game, counted
@@ -43,7 +44,7 @@ from typing import Callable
 from adapters.alea_referee import game_seed
 from adapters.arbiter import GameRecord, TimeControl, Unstarted, referee_for, start_player
 from adapters.chess960 import Chess960Referee, draw_numbers
-from adapters.openings import openings_for
+from adapters.openings import openings_for, read_openings
 from adapters.pgn import open_to_append, write_pgn
 from adapters.session import play_game
 from adapters.stats import SprtConfig, SprtStatus, elo_stats, sprt
@@ -73,6 +74,7 @@ class MatchConfig:
     seed: int | None = None          # Alea: game i rolls its dice from seed + i;
                                      # Chess960: the positions are drawn from it
     chess960: bool = False           # Chess960 from a random position per game pair
+    openings: str | None = None      # a file of opening lines (adapters/openings.py)
     omniscient: tuple = (False, False)  # Fog of War: engine 1, engine 2 see the whole board
     startup_timeout: float = STARTUP_TIMEOUT  # seconds an engine has to answer uci
 
@@ -113,10 +115,11 @@ class _Abandoned(Exception):
     """Raised between two moves of a game that the stopping match gives up."""
 
 
-def schedule(variant: str, games: int) -> list[tuple[int, tuple, bool]]:
-    """(game index, opening, engine 1 plays Black) for each game: every book line twice,
-    engine 1 White first."""
-    book = openings_for(variant)
+def schedule(variant: str, games: int, book: list[tuple] | None = None
+             ) -> list[tuple[int, tuple, bool]]:
+    """(game index, opening, engine 1 plays Black) for each game: every line of ``book``
+    (default: the variant's built-in one) twice, engine 1 White first."""
+    book = book or openings_for(variant)
     return [(i, book[(i // 2) % len(book)], i % 2 == 1) for i in range(games)]
 
 
@@ -138,7 +141,10 @@ def run_match(config: MatchConfig,
         referee_for(config.variant, omniscient=config.omniscient)
     if config.chess960 and config.variant != "chess":
         raise ValueError(f"Chess960 is a form of chess, not of {config.variant!r}")
-    jobs = schedule(config.variant, config.games)
+    if config.chess960 and config.openings:
+        raise ValueError("Chess960 starts from its own positions: no openings file with it")
+    book = read_openings(config.openings, config.variant) if config.openings else None
+    jobs = schedule(config.variant, config.games, book)
     positions = draw_numbers((config.games + 1) // 2, config.seed) if config.chess960 \
         else None
     result = MatchResult(config)

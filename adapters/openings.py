@@ -1,6 +1,11 @@
-"""A small built-in opening book per variant: varied, sound starting lines that a match
-plays twice each, colours reversed. Lines are UCI moves from the start position."""
+"""Opening lines for matches: a small built-in book per variant (varied, sound starting
+lines that a match plays twice each, colours reversed), or a file of them
+(``read_openings``). Lines are UCI moves from the start position."""
 from __future__ import annotations
+
+from pathlib import Path
+
+from engine.board import Board
 
 BOOK = {
     "chess": [
@@ -27,3 +32,29 @@ BOOK = {
 def openings_for(variant: str) -> list[tuple[str, ...]]:
     """The book lines for a variant (the bare start position if it has none)."""
     return [tuple(line.split()) for line in BOOK.get(variant, [""])] or [()]
+
+
+def read_openings(path: str | Path, variant: str) -> list[tuple[str, ...]]:
+    """The lines of an openings file: one line of UCI moves from the variant's start
+    position per text line; blank lines and ``#`` comments are skipped. Every move is
+    checked before any game, so a bad file fails at once with its line number
+    (ValueError), not mid-match."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read openings file {path}: {exc}") from None
+    lines = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        moves = raw.split("#", 1)[0].split()
+        if not moves:
+            continue
+        board = Board(variant)
+        for move in moves:
+            if board.outcome() is not None or move not in board.legal_moves():
+                raise ValueError(f"openings file {path}, line {number}: {move} is not a "
+                                 f"legal {variant} move there")
+            board.push(move)
+        lines.append(tuple(moves))
+    if not lines:
+        raise ValueError(f"openings file {path} holds no line")
+    return lines

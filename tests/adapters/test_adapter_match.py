@@ -302,3 +302,59 @@ def test_match_script_goes_on_past_an_engine_that_cannot_start(tmp_path, mode):
     assert len(games) == 4
     assert all(g.headers["Termination"].startswith(f"engine1 failed to start the game: {why}")
                for g in games[1:])
+
+
+# -- openings files ---------------------------------------------------------------------
+def test_openings_file_lines_are_played_in_order_twice_each(tmp_path):
+    """--openings: each line of the file starts two games, colours reversed; comments and
+    blank lines are skipped (the PGN shows the moves each game began with)."""
+    book = tmp_path / "openings.txt"
+    book.write_text("# two lines\n\nd2d4 d7d5 c2c4   # Queen's Gambit\ng2g3 g7g6\n")
+    pgn = tmp_path / "games.pgn"
+    proc = run_match(fake_command("good", 1), fake_command("good", 2), "--games", "4",
+                     "--tc", "2+0.05", "--openings", str(book), "--pgn", str(pgn))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    starts = [[m.uci() for m in list(g.mainline_moves())[:3]] for g in read_games(pgn.read_text())]
+    assert [s[:3] for s in starts[:2]] == [["d2d4", "d7d5", "c2c4"]] * 2
+    assert [s[:2] for s in starts[2:]] == [["g2g3", "g7g6"]] * 2
+    assert match.schedule("chess", 3, [("e2e4",)]) == [(0, ("e2e4",), False),
+                                                     (1, ("e2e4",), True), (2, ("e2e4",), False)]
+
+
+@pytest.mark.parametrize("text, why", [
+    ("e2e4 e7e5\ne2e5\n", "line 2: e2e5 is not a legal chess move"),
+    ("# only a comment\n", "holds no line"),
+])
+def test_bad_openings_file_fails_before_any_game(tmp_path, text, why):
+    book = tmp_path / "openings.txt"
+    book.write_text(text)
+    proc = run_match(fake_command("good", 1), fake_command("good", 2), "--games", "2",
+                     "--openings", str(book))
+    assert proc.returncode == 2 and why in proc.stderr, proc.stderr
+    assert "game 1/" not in proc.stdout
+    proc = run_match(fake_command("good", 1), fake_command("good", 2),
+                     "--openings", str(tmp_path / "missing.txt"))
+    assert proc.returncode == 2 and "cannot read openings file" in proc.stderr
+    proc = run_match(fake_command("good", 1), fake_command("good", 2), "--chess960",
+                     "--openings", str(book))
+    assert proc.returncode == 2 and "no --openings" in proc.stderr
+
+
+def test_make_match_openings_writes_lines_the_match_reads(tmp_path):
+    """scripts/make-match-openings: distinct book walks of the asked length, the same for
+    the same seed, each a legal line as read_openings checks it."""
+    from adapters.openings import read_openings
+    script = REPO_ROOT / "scripts" / "make-match-openings"
+
+    def make(seed):
+        out = subprocess.run([sys.executable, str(script), "--plies", "6", "--count", "30",
+                              "--seed", str(seed)], cwd=REPO_ROOT, capture_output=True,
+                             text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        path = tmp_path / f"open{seed}.txt"
+        path.write_text(out.stdout)
+        return read_openings(path, "chess")
+
+    lines = make(3)
+    assert len(lines) == 30 == len(set(lines)) and all(len(line) == 6 for line in lines)
+    assert make(3) == lines and make(4) != lines
