@@ -11,10 +11,13 @@ War engine").
    as many samples as ``SAMPLE_SHARE`` of the budget allows, then the best
    ``CANDIDATES`` moves deeper, one depth at a time over the same samples, while the
    clock allows;
-4. the move with the best mean score is played. Scores are clipped to ``±CLIP``, so a
-   king capture or a mate in one sample weighs like a large material swing, not like
-   the whole game. A move after which the enemy could take our king in more than
-   ``VETO_SHARE`` of the samples is never played unless every move is like that.
+4. the move with the best mean score is played. A king capture or a mate in one sample
+   weighs like a large material swing (``SWING``) from that sample's static evaluation,
+   not like the whole game, and losing the king is never worth more than ``-SWING``:
+   scores stay apart however large a lead is, so a won game still chooses the move that
+   wins more (a fixed clip made every move of a 15-pawn lead equal). A move after which
+   the enemy could take our king in more than ``VETO_SHARE`` of the samples is never
+   played unless every move is like that.
 
 Only moves the view allows are ever played (``engine.fog.view_moves``). It never prints:
 it reports through ``on_info`` and returns a ``BestMove``.
@@ -25,7 +28,8 @@ import random
 
 from engine import particles
 from engine.belief import Belief, FogHistory
-from engine.deepening import INF, BestMove, Clock, GoLimits, SearchInfo, _wait_for_release
+from engine.deepening import INF, MATE_BOUND, BestMove, Clock, GoLimits, SearchInfo, \
+    _wait_for_release
 from engine.fog import view_moves
 from engine.levels import Strength, choose
 from engine.notation import move_cells
@@ -34,14 +38,20 @@ MAX_SAMPLES = 48        # positions searched per move at most (32-64: the brief'
 SAMPLE_SHARE = 0.4      # share of the soft budget the depth-1 pass over samples may use
 BELIEF_SHARE = 0.25     # share of the soft budget the belief update may use
 CANDIDATES = 6          # moves searched deeper than depth 1
-CLIP = 1500             # |score| bound in the mean: about a queen and a half
+SWING = 1500            # what a mate in one sample weighs: about a queen and a half
 VETO_SHARE = 0.3        # king capturable in more samples than this: the move is vetoed
 MAX_DEPTH = 64
 RESCUE_SECONDS = 0.005
 
 
-def _clip(score: int) -> int:
-    return max(-CLIP, min(CLIP, score))
+def _weigh(score: int, base: int) -> int:
+    """A sample's score as it enters the mean; ``base`` is the sample's static evaluation
+    (mover's view). Mates become a swing of SWING from it, at least SWING either way."""
+    if score >= MATE_BOUND:
+        return max(base + SWING, SWING)
+    if score <= -MATE_BOUND:
+        return min(base - SWING, -SWING)
+    return score
 
 
 def king_capture(history: FogHistory, moves: list[str], variant) -> str | None:
@@ -58,15 +68,18 @@ def king_capture(history: FogHistory, moves: list[str], variant) -> str | None:
 
 
 class _Tally:
-    """Scores per (sample, move): the freshest complete one, and the depth reached."""
+    """Scores per (sample, move): the freshest complete one, and the depth reached;
+    ``bases`` holds each sample's static evaluation (``_weigh``)."""
 
     def __init__(self):
         self.scores: dict[str, dict[int, int]] = {}
+        self.bases: dict[int, int] = {}
         self.depth = 0
 
     def commit(self, sample: int, found: dict[str, int]) -> None:
+        base = self.bases.get(sample, 0)
         for move, score in found.items():
-            self.scores.setdefault(move, {})[sample] = _clip(score)
+            self.scores.setdefault(move, {})[sample] = _weigh(score, base)
 
     def means(self, moves) -> list[tuple[float, str]]:
         out = []
@@ -145,6 +158,12 @@ def _score(searcher, board, move, depth, ev, tt) -> int | None:
     return None if searcher.stopped else score
 
 
+def _static(searcher, board, ev, tt) -> int:
+    """The static evaluation of ``board`` for its side to move."""
+    searcher.set_root(board, ev, tt, [])
+    return searcher.static_eval()
+
+
 def _score_moves(searcher, board, moves, depth, ev, tt) -> dict:
     """``{move: score}`` for ``moves`` in ``board`` at ``depth``, in order, up to the first
     that could not be scored (the search was stopped)."""
@@ -168,6 +187,7 @@ def _search_samples(searcher, samples, moves, ev, tt, limits, clock, strength, o
     max_depth = min(limits.depth or MAX_DEPTH, strength.max_depth or MAX_DEPTH, MAX_DEPTH)
     used = 0
     for k, board in enumerate(samples):
+        tally.bases[k] = _static(searcher, board, ev, tt)
         found = _score_moves(searcher, board, moves, 1, ev, tt)
         if searcher.stopped:
             break
@@ -232,7 +252,7 @@ def _rescue(searcher, samples, moves, ev, tt) -> list[tuple[float, str]]:
             score = _score(searcher, samples[0], move, 1, ev, tt)
             if score is None:
                 break
-            found.append((float(_clip(score)), move))
+            found.append((float(_weigh(score, 0)), move))
         searcher.stop()
         if found:
             found.sort(key=lambda item: -item[0])

@@ -358,3 +358,21 @@ def test_make_match_openings_writes_lines_the_match_reads(tmp_path):
     lines = make(3)
     assert len(lines) == 30 == len(set(lines)) and all(len(line) == 6 for line in lines)
     assert make(3) == lines and make(4) != lines
+
+
+def test_conversion_counts_the_side_that_first_led(tmp_path):
+    """scripts/conversion: White wins a pawn in both games; engine 1 is White in round 1
+    (converted) and engine 2 in round 2 (lost it). Nobody was ever two pawns up."""
+    game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "{res}"]\n\n' \
+           '1. e2e4 d7d5 2. e4d5 {{a comment}} g8f6 {res}\n\n'
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(game.format(r=1, res="1-0") + game.format(r=2, res="0-1"))
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"),
+                           str(pgn), "--variant", "chess", "--lead", "1", "2"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "lead >=  1: engine 1 in 1 games: W1 D0 L0, converted 100%",
+        "lead >=  1: engine 2 in 1 games: W0 D0 L1, converted 0%",
+        "lead >=  2: engine 1 in 0 games: W0 D0 L0, converted 0%",
+        "lead >=  2: engine 2 in 0 games: W0 D0 L0, converted 0%"]

@@ -13,7 +13,8 @@ from engine.belief import Belief, FogHistory, check_history
 from engine.board import Board
 from engine.deepening import GoLimits
 from engine.engine import Engine
-from engine.fogsearch import CLIP, king_capture
+from engine.deepening import MATE_BOUND
+from engine.fogsearch import SWING, _Tally, king_capture
 from engine.variant import load_variant
 from fogkit import fog_turns, random_game
 from protocol.dialect import parse_fog_position
@@ -246,7 +247,25 @@ def test_bestmove_is_a_view_move(seed):
                 strings == ["fog king capture"], strings
             scored = [i for i in infos if not i.string and i.depth > 0]
             assert scored or strings == ["fog king capture"]
-            assert all(abs(i.score) <= CLIP for i in scored)
+            assert all(abs(i.score) < MATE_BOUND for i in scored)   # a mean, never a mate
+
+
+def test_scores_stay_apart_in_a_large_lead():
+    """Fifteen pawns up, winning a rook more still beats a quiet move (a fixed clip at
+    1500 made them equal); a mate in a sample is a swing of SWING from the sample's
+    static evaluation, and losing the king is never worth more than -SWING."""
+    tally = _Tally()
+    tally.bases = {0: 1500, 1: 1500}
+    tally.commit(0, {"quiet": 1520, "takes": 2010, "mates": MATE_BOUND + 5, "hangs": 1480})
+    tally.commit(1, {"quiet": 1510, "takes": 2000, "mates": 1600, "hangs": -MATE_BOUND - 5})
+    ranked = [move for _, move in tally.means(["quiet", "takes", "mates", "hangs"])]
+    assert ranked == ["mates", "takes", "quiet", "hangs"]
+    means = dict((move, score) for score, move in tally.means(["mates", "hangs"]))
+    assert means["mates"] == (1500 + SWING + 1600) / 2
+    assert means["hangs"] == (1480 - SWING) / 2
+    tally.bases = {2: -3000}
+    tally.commit(2, {"hangs": -MATE_BOUND - 5, "mates": MATE_BOUND + 5})
+    assert tally.scores["hangs"][2] == -3000 - SWING and tally.scores["mates"][2] == SWING
 
 
 def test_own_clock_only():
