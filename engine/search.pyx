@@ -1,8 +1,9 @@
 """Principal variation search with quiescence, in C without the GIL.
 
 Per node, in order: draw checks (repetition, n-move rule, bare kings), mate-distance
-pruning, transposition table, check extension, reverse futility, null move, move loop
-with late-move reductions, futility and move-count pruning; quiescence search resolves
+pruning, transposition table, check extension, reverse futility, null move, internal
+iterative reduction, move loop with late-move reductions, futility and move-count
+pruning; quiescence search resolves
 captures and promotions (bad captures by SEE are skipped), reading and filling the same
 table at depth 0 (a non-PV node is cut by any stored bound). Scores are centipawns from the
 side to move's view; MATE - ply is a mate delivered at ``ply``. The iterative deepening,
@@ -370,6 +371,11 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
                 return 0
             if score >= beta:
                 return beta if score > MATE_BOUND else score
+
+    # internal iterative reduction: with no stored move the ordering is a guess; a ply less
+    # here costs little, and the move it stores orders the next visit
+    if depth >= 4 and tt_move == 0:
+        depth -= 1
 
     n = generate_moves(p, moves)
     if n == 0:
