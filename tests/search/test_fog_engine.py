@@ -11,9 +11,8 @@ import pytest
 from engine import fog, particles
 from engine.belief import Belief, FogHistory, check_history
 from engine.board import Board
-from engine.deepening import GoLimits
+from engine.deepening import MATE_BOUND, GoLimits
 from engine.engine import Engine
-from engine.deepening import MATE_BOUND
 from engine.fogsearch import SWING, _Tally, king_capture
 from engine.variant import load_variant
 from fogkit import fog_turns, random_game
