@@ -42,12 +42,15 @@ FULL = Strength("full", None, None, 1, 0.0, None)
 # Between anchors the node budget is interpolated on a log scale, temperature and blunder
 # linearly; lines and depth cap come from the anchor below. Above about 1900 the engine
 # only searches less (one line, fewer nodes): choosing among lines costs depth there.
-# Measured against Stockfish 15.1's UCI_Elo with scripts/calibrate-elo (docs/strength.md).
+# Each anchor's Elo is what its settings measured against Stockfish 15.1's UCI_Elo with
+# scripts/calibrate-elo (docs/strength.md: 1350, 1525 and 1900, 140 games each); 800 and
+# 1200 are below Stockfish's range and extend the curve unmeasured; 2200 is unmeasured
+# (the clock, not the node budget, limits it at 5+0.05).
 ELO_ANCHORS = (
     (800, 400, 6, 250.0, 2, 0.20),
     (1200, 3000, 5, 130.0, 4, 0.08),
-    (1400, 8000, 4, 75.0, 6, 0.03),
-    (1600, 12000, 4, 55.0, 7, 0.02),
+    (1350, 8000, 4, 75.0, 6, 0.03),
+    (1525, 12000, 4, 55.0, 7, 0.02),
     (1900, 25000, 1, 0.0, None, 0.0),
     (2200, 90000, 1, 0.0, None, 0.0),
     (2800, 20_000_000, 1, 0.0, None, 0.0),
