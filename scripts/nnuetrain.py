@@ -105,10 +105,18 @@ def sigmoid(x):
 
 
 class Model:
-    def __init__(self, nfeat: int, hidden: int, rng: np.random.Generator):
+    """The net in floats. A feature's first-layer row is its own row plus the row of its
+    (colour, piece type), shared by all its cells (a factoriser, as Stockfish's trainer
+    has): what a piece is worth anywhere is learnt from every position that has one, so
+    cells seen rarely start from the piece's value instead of noise. Exported nets hold
+    the sums (``rows``), so the engine never sees the factor."""
+
+    def __init__(self, nfeat: int, ncells: int, hidden: int, rng: np.random.Generator):
         self.h = hidden
+        self.ncells = ncells
         self.p = {
             "w1": (rng.standard_normal((nfeat + 1, hidden)) * (1.0 / np.sqrt(nfeat))).astype(np.float32),
+            "f1": np.zeros((nfeat // ncells, hidden), dtype=np.float32),
             "b1": np.full(hidden, 0.1, dtype=np.float32),
             "w2": (rng.standard_normal((BUCKETS, 2 * hidden)) * (1.0 / np.sqrt(2 * hidden))).astype(np.float32),
             "b2": np.zeros(BUCKETS, dtype=np.float32),
@@ -119,6 +127,13 @@ class Model:
         self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
         self.t = 0
 
+    def rows(self):
+        """Each feature's first-layer row as the engine adds it (own row plus its piece's
+        factor row), with the padding row (all zero) last."""
+        w = self.p["w1"].copy()
+        w[:self.nfeat] += np.repeat(self.p["f1"], self.ncells, axis=0)
+        return w
+
     def onehot(self, idx):
         x = np.zeros((idx.shape[0], self.nfeat + 1), dtype=np.float32)
         np.put_along_axis(x, idx.astype(np.int64), 1.0, axis=1)
@@ -128,8 +143,9 @@ class Model:
     def forward(self, iw, ib, stm, count):
         p = self.p
         xw, xb = self.onehot(iw), self.onehot(ib)
-        aw = xw @ p["w1"] + p["b1"]
-        ab = xb @ p["w1"] + p["b1"]
+        w1 = self.rows()
+        aw = xw @ w1 + p["b1"]
+        ab = xb @ w1 + p["b1"]
         black = (stm == 1)[:, None]
         own = np.where(black, ab, aw)
         other = np.where(black, aw, ab)
@@ -140,7 +156,8 @@ class Model:
         out = np.einsum("ij,ij->i", act, p["w2"][bucket]) + p["b2"][bucket]
         return out, (xw, xb, black, hcat, clipped, act, bucket)
 
-    def step(self, iw, ib, stm, count, target, lr):
+    def grads(self, iw, ib, stm, count, target):
+        """(loss, gradient of every parameter) of one batch."""
         out, (xw, xb, black, hcat, clipped, act, bucket) = self.forward(iw, ib, stm, count)
         pred = sigmoid(out * SCALE / 400.0)
         loss = float(np.mean((pred - target) ** 2))
@@ -156,7 +173,14 @@ class Model:
         daw = np.where(black, doth, down)
         dab = np.where(black, down, doth)
         g["w1"] = xw.T @ daw + xb.T @ dab
+        g["f1"] = g["w1"][:self.nfeat].reshape(-1, self.ncells, h).sum(1)
         g["b1"] = daw.sum(0) + dab.sum(0)
+        return loss, g
+
+    def step(self, iw, ib, stm, count, target, lr):
+        """One Adam step on a batch; its loss before the step."""
+        loss, g = self.grads(iw, ib, stm, count, target)
+        p = self.p
         self.t += 1
         b1c, b2c = 0.9, 0.999
         for k in p:
@@ -165,8 +189,9 @@ class Model:
             mh = self.m[k] / (1 - b1c ** self.t)
             vh = self.v[k] / (1 - b2c ** self.t)
             p[k] -= lr * mh / (np.sqrt(vh) + 1e-8)
-        np.clip(p["w1"], -W1_CLIP, W1_CLIP, out=p["w1"])
         p["w1"][self.nfeat] = 0.0
+        rows = self.rows()                       # the sums must stay within the bound
+        p["w1"] -= rows - np.clip(rows, -W1_CLIP, W1_CLIP)
         np.clip(p["b1"], -B1_CLIP, B1_CLIP, out=p["b1"])
         np.clip(p["w2"], -32000.0 / QB, 32000.0 / QB, out=p["w2"])
         return loss
@@ -190,7 +215,7 @@ def export(model: Model, variant, path: Path, meta: dict) -> bytes:
     p = model.p
     header = dict(board_signature(variant), hidden=model.h, buckets=BUCKETS,
                   bucket_div=BUCKET_DIV, scale=SCALE, **meta)
-    w1 = np.round(p["w1"][:model.nfeat] * QA).astype("<i2")
+    w1 = np.round(model.rows()[:model.nfeat] * QA).astype("<i2")
     b1 = np.round(p["b1"] * QA).astype("<i2")
     w2 = np.round(p["w2"] * QB).astype("<i2")
     b2 = np.round(p["b2"] * QA * QB).astype("<i4")
@@ -217,7 +242,7 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
     v_iw, v_ib, v_stm, v_count, v_label, v_result = valid
     v_tgt = targets(v_stm, v_label, v_result, lam)
     rng = np.random.default_rng(seed)
-    model = Model(feats.nfeat, hidden, rng)
+    model = Model(feats.nfeat, feats.ncells, hidden, rng)
     held_out = []
     for epoch in range(1, epochs + 1):
         rate = lr * (0.3 if epoch > epochs * 0.6 else 1.0) * (0.3 if epoch > epochs * 0.85 else 1.0)

@@ -4,7 +4,9 @@ Shared by scripts/tune.py (Texel tuning of the hand-written weights) and scripts
 (the learnt evaluation): ``play_games`` plays node-limited self-play games from random
 exits and yields the quiet positions of each game with its result; ``Labeller`` scores
 positions with a reference UCI engine (Stockfish for chess, Fairy-Stockfish with
-``UCI_Variant`` for Grand) at a fixed depth, in centipawns from White's view.
+``UCI_Variant`` for Grand) at a fixed depth, in centipawns from White's view;
+``reference_games`` lets that engine play the games itself, each position labelled by the
+search that chose its move (one search a position instead of two: many more games).
 """
 from __future__ import annotations
 
@@ -65,6 +67,56 @@ def _count(fen: str) -> int:
     return sum(ch.isalpha() for ch in fen.split()[0])
 
 
+def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float = 0.35,
+                    random_move: float = 0.02, max_plies: int = 400
+                    ) -> Iterator[tuple[list[tuple[str, int]], str, int]]:
+    """Games the reference engine plays against itself at the labeller's depth, for ever:
+    per game (positions, result, plies) as ``play_games`` yields them, each score the one
+    of the search that chose the move there. Variety: 4-9 uniformly random plies from the
+    start, then a random move instead of the engine's with probability ``random_move``
+    (the positions after such a blunder are ones a search meets too). A game whose score
+    stays at 1000 cp or more for one side over 6 plies, or that reaches ``max_plies``, is
+    adjudicated (won, drawn)."""
+    rng = random.Random(seed)
+    while True:
+        labeller.engine.new_game()
+        board = Board(variant)
+        start = board.fen()
+        for _ in range(rng.randint(4, 9)):
+            moves = board.legal_moves()
+            if not moves or board.outcome() is not None:
+                break
+            board.push(rng.choice(moves))
+        positions, lopsided, result = [], 0, None
+        while result is None:
+            outcome = board.outcome()
+            if outcome is not None:
+                result = outcome.result
+                break
+            if len(board.move_stack) >= max_plies:
+                result = "1/2-1/2"
+                break
+            best, white_cp, mate = labeller.search(
+                f"position fen {start} moves {' '.join(board.move_stack)}", board.turn)
+            if best is None:
+                break
+            if len(board.move_stack) >= 8 and not mate and not board.is_check() \
+                    and not _captures(board, best) and rng.random() < keep:
+                positions.append((board.fen(), white_cp))
+            if abs(white_cp) >= 1000:            # plies in a row one side is far ahead
+                sign = 1 if white_cp > 0 else -1
+                lopsided = lopsided + sign if lopsided * sign >= 0 else sign
+            else:
+                lopsided = 0
+            if abs(lopsided) >= 6:
+                result = "1-0" if lopsided > 0 else "0-1"
+                break
+            if rng.random() < random_move:
+                best = rng.choice(board.legal_moves())
+            board.push(best)
+        yield positions, result or "1/2-1/2", len(board.move_stack)
+
+
 class Labeller:
     """A reference engine that scores positions at a fixed depth (White's view)."""
 
@@ -76,17 +128,23 @@ class Labeller:
         self.depth = depth
         self.count = 0
 
+    def search(self, position: str, turn: str) -> tuple[str | None, int, bool]:
+        """(best move, score from White's view, whether the score is a mate) of one search
+        at the labeller's depth of a ``position`` line whose side to move is ``turn``."""
+        best, _, _, info = self.engine.go(position, f"depth {self.depth}", 60)
+        words = info.split()
+        if "score" not in words or best in ("", "(none)", "0000"):
+            return None, 0, False
+        kind, val = words[words.index("score") + 1], int(words[words.index("score") + 2])
+        cp = val if kind == "cp" else (MATE_CP if val > 0 else -MATE_CP)
+        return best, (-cp if turn == "b" else cp), kind == "mate"
+
     def score(self, fen: str) -> int | None:
         if self.count % 500 == 0:
             self.engine.new_game()
         self.count += 1
-        _, _, _, info = self.engine.go(f"position fen {fen}", f"depth {self.depth}", 60)
-        words = info.split()
-        if "score" not in words:
-            return None
-        kind, val = words[words.index("score") + 1], int(words[words.index("score") + 2])
-        cp = val if kind == "cp" else (MATE_CP if val > 0 else -MATE_CP)
-        return -cp if fen.split()[1] == "b" else cp
+        best, cp, _ = self.search(f"position fen {fen}", fen.split()[1])
+        return None if best is None else cp
 
     def quit(self) -> None:
         self.engine.quit()

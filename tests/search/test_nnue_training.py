@@ -69,3 +69,49 @@ def test_trainer_learns_and_its_file_matches_the_float_model(tmp_path, variant):
         total += 1
         agree += (mine > 0) == (int(cp) > 0)
     assert total > 50 and agree > 0.8 * total
+
+
+def test_trainer_gradients_match_finite_differences():
+    """Every parameter's analytic gradient, the piece factor's included, agrees with the
+    loss's central difference (in float64): the fit follows the loss it reports."""
+    import numpy as np
+    from nnuetrain import Features, Model, _arrays, targets
+    variant = load_variant("chess")
+    feats = Features(variant)
+    rng = random.Random(3)
+    rows = []
+    while len(rows) < 48:
+        board = Board("chess")
+        for _ in range(rng.randint(4, 40)):
+            moves = board.legal_moves()
+            if not moves or board.outcome() is not None:
+                break
+            board.push(rng.choice(moves))
+        rows.append((board.fen(), "1-0", "0", str(rng.randint(-600, 600))))
+    iw, ib, stm, count, label, result = _arrays(feats, rows)
+    tgt = targets(stm, label, result, 0.8).astype(np.float64)
+    model = Model(feats.nfeat, feats.ncells, 8, np.random.default_rng(2))
+    prng = np.random.default_rng(4)
+    for k in model.p:
+        model.p[k] = (model.p[k] + prng.normal(0, 0.05, model.p[k].shape)).astype(np.float64)
+    model.p["w1"][feats.nfeat] = 0.0
+    _, g = model.grads(iw, ib, stm, count, tgt)
+    checked = 0
+    for k in ("w1", "f1", "b1", "w2", "b2"):
+        flat = np.abs(g[k]).ravel()
+        for idx in np.argsort(flat)[-4:]:                 # the entries that move the loss most
+            pos = np.unravel_index(idx, g[k].shape)
+            old = model.p[k][pos]
+            model.p[k][pos] = old + 1e-5
+            up = model.loss(iw, ib, stm, count, tgt)
+            model.p[k][pos] = old - 1e-5
+            down = model.loss(iw, ib, stm, count, tgt)
+            model.p[k][pos] = old
+            numeric = (up - down) / 2e-5
+            assert numeric == pytest.approx(g[k][pos], rel=2e-3, abs=1e-9), (k, pos)
+            checked += 1
+    assert checked == 20
+    # the engine's rows are the feature's own row plus its piece's factor row
+    rows_ = model.rows()
+    feature = (0 * feats.ntypes + 1) * feats.ncells + 28       # own piece type 1 on cell 28
+    assert rows_[feature] == pytest.approx(model.p["w1"][feature] + model.p["f1"][1])
