@@ -115,3 +115,30 @@ def test_trainer_gradients_match_finite_differences():
     rows_ = model.rows()
     feature = (0 * feats.ntypes + 1) * feats.ncells + 28       # own piece type 1 on cell 28
     assert rows_[feature] == pytest.approx(model.p["w1"][feature] + model.p["f1"][1])
+
+
+STOCKFISH = next((p for p in ["/usr/games/stockfish"] if Path(p).exists()), None)
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
+def test_reference_games_label_from_whites_view():
+    """scripts/nnue data --player: the reference engine's games give quiet positions of
+    the game with a result, and every label is from White's view whoever was to move."""
+    from selfplay import Labeller, reference_games
+    lab = Labeller("chess", STOCKFISH, 3)
+    try:
+        # Black to move, a queen down: White's view is far above zero
+        _, cp, _ = lab.search("position fen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1", "b")
+        assert cp > 500
+        _, cp, _ = lab.search("position fen 3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "w")
+        assert cp < -500
+        games = reference_games("chess", lab, seed=4, keep=1.0, random_move=0.0)
+        for _ in range(2):
+            positions, result, plies = next(games)
+            assert result in ("1-0", "0-1", "1/2-1/2") and plies >= 8
+            assert positions
+            for fen, white_cp in positions:
+                board = Board("chess", fen)
+                assert not board.is_check() and isinstance(white_cp, int)
+    finally:
+        lab.quit()
