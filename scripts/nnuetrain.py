@@ -33,6 +33,7 @@ B1_CLIP = 1.5
 RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "3/4-1/4": 0.75, "1/4-3/4": 0.25,
           "*": float("nan")}       # no game behind the position: the label alone
 HOLD_OUT = 0.05                  # of each file, its last rows: whole games the fit never sees
+HAND_ROWS = 20000                # held-out rows the hand-written evaluation is scored on
 
 
 class Features:
@@ -55,7 +56,7 @@ class Features:
 
 
 def load_rows(feats: Features, files: list[Path], limit: int = 0):
-    """Parse the data files into (training arrays, held-out arrays). The held-out rows are
+    """Parse the data files into (training arrays, held-out arrays, held-out FENs). The held-out rows are
     the last HOLD_OUT of each file: a file holds games one after another, so these are
     positions of games the fit never sees (a random split of rows would hold out
     neighbours of training positions and hide overfitting). Arrays: white/black feature
@@ -73,7 +74,7 @@ def load_rows(feats: Features, files: list[Path], limit: int = 0):
     if limit:
         train = train[:limit]
         valid = valid[:max(limit // 20, 1)]
-    return _arrays(feats, train), _arrays(feats, valid)
+    return _arrays(feats, train), _arrays(feats, valid), [row[0] for row in valid]
 
 
 def _arrays(feats: Features, rows):
@@ -234,13 +235,17 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
     variant = load_variant(variant_name)
     feats = Features(variant)
     t0 = time.time()
-    (iw, ib, stm, count, label, result), valid = load_rows(feats, files, limit=limit)
+    (iw, ib, stm, count, label, result), valid, valid_fens = load_rows(feats, files, limit=limit)
     n = len(stm)
     print(f"{n} positions to fit, {len(valid[2])} held out, from {len(files)} files, "
           f"parsed in {time.time() - t0:.0f} s", flush=True)
     tgt = targets(stm, label, result, lam)
     v_iw, v_ib, v_stm, v_count, v_label, v_result = valid
     v_tgt = targets(v_stm, v_label, v_result, lam)
+    hand = hand_scores(variant_name, valid_fens[:HAND_ROWS])
+    hand_loss = float(np.mean((sigmoid(hand / 400.0) - v_tgt[:len(hand)]) ** 2))
+    print(f"the hand-written evaluation on the first {len(hand)} held-out rows: loss "
+          f"{hand_loss:.6f}", flush=True)
     rng = np.random.default_rng(seed)
     model = Model(feats.nfeat, feats.ncells, hidden, rng)
     held_out = []
@@ -268,7 +273,22 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
     diffs = [abs(net.evaluate(Board(variant_name, fen)) - float(fl)) for fen, fl in zip(fens, floats)]
     print(f"wrote {out} ({len(data)} bytes); engine vs float model on {len(diffs)} positions: "
           f"mean |diff| {np.mean(diffs):.2f} cp, max {np.max(diffs):.2f} cp", flush=True)
-    return {"held_out": held_out, "mean_diff": float(np.mean(diffs)), "max_diff": float(np.max(diffs))}
+    return {"held_out": held_out, "hand_loss": hand_loss, "mean_diff": float(np.mean(diffs)),
+            "max_diff": float(np.max(diffs))}
+
+
+def hand_scores(variant_name: str, fens: list[str]) -> np.ndarray:
+    """The hand-written evaluation of each position, side to move's view: the baseline a
+    net's held-out loss is read against (the same rows, the same targets)."""
+    from engine.eval_tables import eval_tables
+    from engine.search import Searcher
+    from engine.tt import TranspositionTable
+    ev, tt, searcher = eval_tables(variant_name, None), TranspositionTable(1), Searcher()
+    scores = []
+    for fen in fens:
+        searcher.set_root(Board(variant_name, fen), ev, tt)
+        scores.append(searcher.static_eval())
+    return np.array(scores, dtype=np.float32)
 
 
 def _sample_fens(files, k):
