@@ -203,10 +203,12 @@ class Engine:
         self._eval_file = path
         self._misfits = set()
 
-    def evaluation(self):
+    def evaluation(self, strength: levels.Strength | None = None):
         """The EvalTables searches of the current variant use: with ``EvalFile``'s net
-        where it fits this board, else the shipped net; none without ``Use NNUE``."""
-        if not self.use_nnue:
+        where it fits this board, else the shipped net; none without ``Use NNUE``, nor
+        for a ``weakened`` strength (the levels below hard and UCI_Elo play the
+        hand-written evaluation their calibration measured)."""
+        if not self.use_nnue or (strength is not None and strength.weakened):
             return eval_tables(self._variant, None)
         if self._eval_file and self._variant not in self._misfits:
             try:
@@ -343,10 +345,10 @@ class Engine:
             self._launch("search", answer, Searcher(), _ClockBox(armed=True))
             return
         board = self._board.copy()
-        ev = self.adaptive.tables(self._variant, board.turn) if self.adaptive_on \
-            else self.evaluation()
-        self._go_side = board.turn
         strength = self.strength(limits)
+        ev = self.adaptive.tables(self._variant, board.turn) if self.adaptive_on \
+            else self.evaluation(strength)
+        self._go_side = board.turn
         if self._game_searcher is None:         # kept across the moves of a game: its
             self._game_searcher = Searcher()    # history ages by halving at each go
             self._game_helpers = []

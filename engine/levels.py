@@ -25,6 +25,14 @@ class Strength:
     max_think: float | None     # seconds per move when no clock or movetime is given
     blunder: float = 0.0        # chance to choose uniformly among the lines
 
+    @property
+    def weakened(self) -> bool:
+        """Whether this strength holds the search back (a node budget, a depth cap, a
+        choice among lines): the levels below hard and UCI_Elo. Their settings were
+        measured against Stockfish with the hand-written evaluation, which they keep
+        (Engine.evaluation), so a stronger net does not change what they mean."""
+        return self.max_nodes is not None or self.max_depth is not None or self.lines > 1
+
 
 LEVELS = {
     "beginner": Strength("beginner", 2, 2000, 8, 180.0, 0.5, blunder=0.15),

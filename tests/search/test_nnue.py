@@ -244,3 +244,35 @@ def test_a_net_file_rewritten_in_place_is_read_again(tmp_path):
     other.send(f"setoption name EvalFile value {path}")
     other.send("position startpos")
     assert second != first and second == search(other)
+
+
+def test_weakened_strengths_keep_the_hand_written_evaluation(tmp_path):
+    """The levels below hard and UCI_Elo were calibrated against Stockfish with the
+    hand-written evaluation; they keep it whatever net is loaded, while full strength
+    (hard, no UCI_Elo) searches with the net."""
+    from engine import levels
+    from engine.engine import Engine
+    net = tmp_path / "mine.qnn"
+    net.write_bytes(random_net(load_variant("chess"), seed=3))
+    engine = Engine("chess")
+    engine.set_eval_file(str(net))
+    assert engine.evaluation(levels.LEVELS["hard"]).net is not None
+    assert engine.evaluation(levels.FULL).net is not None
+    for weak in (levels.LEVELS["beginner"], levels.LEVELS["easy"], levels.LEVELS["normal"],
+                 levels.for_elo(1500), levels.for_elo(2500)):
+        assert weak.weakened and engine.evaluation(weak).net is None, weak
+    assert not levels.LEVELS["hard"].weakened
+
+
+def test_uci_elo_searches_as_the_hand_written_evaluation_does(tmp_path):
+    net = tmp_path / "mine.qnn"
+    net.write_bytes(random_net(load_variant("chess"), seed=5))
+    found = []
+    for options in ([f"EvalFile value {net}"], ["Use NNUE value false"]):
+        d = Driver()
+        d.send("uci")
+        for option in options + ["UCI_LimitStrength value true", "UCI_Elo value 2500"]:
+            d.send(f"setoption name {option}")
+        d.send("position startpos")
+        found.append(search(d))
+    assert found[0] == found[1]
