@@ -45,6 +45,7 @@ class Features:
         self.ncells = len(variant.geometry.names)
         self.nfeat = 2 * self.ntypes * self.ncells
         self.mirror = mirror_cells(variant.geometry)
+        self.flip = file_flip(variant.geometry)
 
     def of(self, pieces, persp: int) -> list[int]:
         out = []
@@ -55,13 +56,27 @@ class Features:
         return out
 
 
-def load_rows(feats: Features, files: list[Path], limit: int = 0):
+def file_flip(geometry) -> list[int] | None:
+    """The cell across a square board's middle file line (a1 and h1), or None for boards
+    without that symmetry (the hexagon's doubled coordinates)."""
+    if geometry.kind != "square":
+        return None
+    names = geometry.names
+    index = {name: i for i, name in enumerate(names)}
+    files = sorted({name[0] for name in names})
+    across = {f: files[-1 - k] for k, f in enumerate(files)}
+    return [index[across[name[0]] + name[1:]] for name in names]
+
+
+def load_rows(feats: Features, files: list[Path], limit: int = 0, flip: bool = False):
     """Parse the data files into (training arrays, held-out arrays, held-out FENs). The held-out rows are
     the last HOLD_OUT of each file: a file holds games one after another, so these are
     positions of games the fit never sees (a random split of rows would hold out
     neighbours of training positions and hide overfitting). Arrays: white/black feature
     indices (padded with nfeat), side to move, pieces on board, label (cp, White's view),
-    result (White's score, NaN if none)."""
+    result (White's score, NaN if none). ``flip``: the training rows without castling
+    rights also enter mirrored across the middle file, which changes nothing in the
+    rules: twice the cells seen for the same positions (square boards only)."""
     train, valid = [], []
     for f in files:
         with open(f) as fh:
@@ -74,10 +89,15 @@ def load_rows(feats: Features, files: list[Path], limit: int = 0):
     if limit:
         train = train[:limit]
         valid = valid[:max(limit // 20, 1)]
-    return _arrays(feats, train), _arrays(feats, valid), [row[0] for row in valid]
+    arrays = _arrays(feats, train)
+    if flip and feats.flip is not None:
+        flipped = _arrays(feats, [row for row in train if row[0].split()[2] == "-"], feats.flip)
+        arrays = tuple(np.concatenate(pair) for pair in zip(arrays, flipped))
+    return arrays, _arrays(feats, valid), [row[0] for row in valid]
 
 
-def _arrays(feats: Features, rows):
+def _arrays(feats: Features, rows, across: list[int] | None = None):
+    """The arrays of ``rows``; ``across``: each piece's cell taken to across[cell]."""
     n = len(rows)
     iw = np.full((n, MAX_PIECES), feats.nfeat, dtype=np.int16)
     ib = np.full((n, MAX_PIECES), feats.nfeat, dtype=np.int16)
@@ -88,7 +108,7 @@ def _arrays(feats: Features, rows):
     t0 = time.time()
     for i, (fen, res, _own, ref) in enumerate(rows):
         data = fen_mod.parse(feats.variant, fen)
-        pieces = [(c, pc) for c, pc in enumerate(data.board) if pc]
+        pieces = [(c if across is None else across[c], pc) for c, pc in enumerate(data.board) if pc]
         w, b = feats.of(pieces, 0), feats.of(pieces, 1)
         iw[i, :len(w)] = w
         ib[i, :len(b)] = b
@@ -229,13 +249,14 @@ def export(model: Model, variant, path: Path, meta: dict) -> bytes:
 
 
 def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: int,
-          lam: float, batch: int, lr: float, seed: int, limit: int) -> dict:
+          lam: float, batch: int, lr: float, seed: int, limit: int, flip: bool = False) -> dict:
     """Fit, write ``out`` and check it; the held-out loss per epoch and the engine's
     distance from the float model (mean and max, centipawns)."""
     variant = load_variant(variant_name)
     feats = Features(variant)
     t0 = time.time()
-    (iw, ib, stm, count, label, result), valid, valid_fens = load_rows(feats, files, limit=limit)
+    (iw, ib, stm, count, label, result), valid, valid_fens = load_rows(feats, files, limit=limit,
+                                                                   flip=flip)
     n = len(stm)
     print(f"{n} positions to fit, {len(valid[2])} held out, from {len(files)} files, "
           f"parsed in {time.time() - t0:.0f} s", flush=True)
@@ -263,7 +284,7 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
         held_out.append(float(vl))
         print(f"epoch {epoch}/{epochs}: train {np.mean(losses):.6f} held out {vl:.6f} "
               f"lr {rate:.5f} ({time.time() - t1:.0f} s)", flush=True)
-    meta = {"positions": n, "epochs": epochs, "lambda": lam, "held_out_loss": round(float(vl), 6),
+    meta = {"positions": n, "flip": flip, "epochs": epochs, "lambda": lam, "held_out_loss": round(float(vl), 6),
             "data": [f.name for f in files]}
     data = export(model, variant, out, meta)
     net = Net(data, variant, str(out))

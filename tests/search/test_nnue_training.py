@@ -142,3 +142,24 @@ def test_reference_games_label_from_whites_view():
                 assert not board.is_check() and isinstance(white_cp, int)
     finally:
         lab.quit()
+
+
+def test_file_flip_rows_are_the_mirrored_positions():
+    """--flip: a row entered across the middle file has the features of the position
+    written mirrored (each rank reversed), on square boards; the hexagon has none."""
+    from nnuetrain import Features, _arrays, file_flip
+    assert file_flip(load_variant("hexagonal").geometry) is None
+    for name, fen, mirrored in (
+            ("chess", "r4rk1/pp3ppp/2n5/3qp3/8/1B3N2/PP3PPP/R2Q1RK1 w - - 0 14",
+             "1kr4r/ppp3pp/5n2/3pq3/8/2N3B1/PPP3PP/1KR1Q2R w - - 0 14"),
+            ("grand", "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1",
+             "r8r/1nbackqbn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBACKQBN1/R8R w - - 0 1")):
+        feats = Features(load_variant(name))
+        flip = file_flip(load_variant(name).geometry)
+        assert sorted(flip) == list(range(feats.ncells))
+        assert all(flip[flip[c]] == c for c in range(feats.ncells))
+        row = (fen, "1-0", "0", "12")
+        across = _arrays(feats, [row], flip)
+        direct = _arrays(feats, [(mirrored, "1-0", "0", "12")])
+        for a, b in zip(across, direct):
+            assert sorted(a[0].tolist()) == sorted(b[0].tolist()) if a.ndim == 2 else a[0] == b[0]
