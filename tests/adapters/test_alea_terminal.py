@@ -77,11 +77,11 @@ def test_guide_advice_and_review_from_quantum(start_engine):
     guide = AleaGuide(QUANTUM, go="nodes 20000", on=True)
     rec, seen, _ = play(start_engine, "h2h3\nquit\n", QUEEN_HIT, seed, guide=guide)
     assert "Guide: Your queen on d4 is attacked by the knight on c6." in seen
-    advice = re.search(r"Guide: play joker d4(\w\w) \(Q\w+\) -- the dice cannot save your "
+    advice = re.search(r"Guide: play joker d4(\w\w) \(Q\w+[+#]?\) -- the dice cannot save your "
                        r"queen: a free-move joker saves it\.", seen)
     assert advice, seen
     assert seen.index("attacked by the knight") < advice.start()       # threats first
-    assert re.search(r"Guide: a better move was joker d4\w\w \(Q\w+\) \(about \d+\.\d "
+    assert re.search(r"Guide: a better move was joker d4\w\w \(Q\w+[+#]?\) \(about \d+\.\d "
                      r"pawns better\)\.", seen), seen
     assert "Guide: a free-move joker would have been worth it here." in seen
     assert rec.moves[0] == "h2h3" and rec.termination == "abandoned: Tester quit"

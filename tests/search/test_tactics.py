@@ -118,7 +118,10 @@ def test_variant_mate_claims_hold_on_the_board(variant, fen, key):
 # -- the engine -----------------------------------------------------------------------------
 @pytest.mark.parametrize("fen, key, n", CHESS_MATES)
 def test_chess_mate_in_n(fen, key, n):
-    best, infos, _ = search("chess", fen, depth=2 * n + 2)
+    # 2n + 3 plies: low-depth SEE pruning drops a queen sacrifice (Philidor's Qg8+) at a
+    # node off the principal line, so the depth a sacrifice is found at depends on the
+    # ordering the evaluation gives; with the shipped net the mate in 3 shows at depth 9
+    best, infos, _ = search("chess", fen, depth=2 * n + 3)
     last = final(infos)
     assert best.move == key
     assert last.pv[0] == key
