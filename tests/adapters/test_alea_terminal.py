@@ -71,19 +71,24 @@ def play(start_engine, script: str, fen: str | None = None, seed: int = 1, level
 # -- the guide (A22) ----------------------------------------------------------------------
 def test_guide_advice_and_review_from_quantum(start_engine):
     """The guide (the real Quantum, 20000 nodes) names the attacked queen first, advises
-    the free-move joker the dice leave as the only rescue, and after a pawn move says
-    that a better move existed and that the joker would have been worth it."""
+    one of the two rescues the dice leave (the free-move joker, or a reroll before it,
+    which keeps the joker when the new dice save the queen; which one is the search's
+    call), and after a pawn move says that the rescue was better by pawns, and, where the
+    rescue was the joker, that the joker would have been worth it."""
     seed = seed_showing(QUEEN_HIT, ("b", "r"))
     guide = AleaGuide(QUANTUM, go="nodes 20000", on=True)
     rec, seen, _ = play(start_engine, "h2h3\nquit\n", QUEEN_HIT, seed, guide=guide)
     assert "Guide: Your queen on d4 is attacked by the knight on c6." in seen
-    advice = re.search(r"Guide: play joker d4(\w\w) \(Q\w+[+#]?\) -- the dice cannot save your "
-                       r"queen: a free-move joker saves it\.", seen)
+    advice = re.search(r"Guide: play (joker d4\w\w \(Q\w+[+#]?\)|reroll) -- the dice cannot "
+                       r"save your queen: (a free-move joker saves it|new dice may)\.", seen)
     assert advice, seen
+    rescue, why = advice.groups()
+    assert rescue.startswith("joker") == why.startswith("a free-move joker"), advice[0]
     assert seen.index("attacked by the knight") < advice.start()       # threats first
-    assert re.search(r"Guide: a better move was joker d4\w\w \(Q\w+[+#]?\) \(about \d+\.\d "
-                     r"pawns better\)\.", seen), seen
-    assert "Guide: a free-move joker would have been worth it here." in seen
+    better = re.search(r"Guide: a better move was (.+) \(about (\d+\.\d) pawns better\)\.", seen)
+    assert better and better[1].split()[0] == rescue.split()[0] and float(better[2]) >= 3, seen  # a queen's worth
+    if rescue.startswith("joker"):
+        assert "Guide: a free-move joker would have been worth it here." in seen
     assert rec.moves[0] == "h2h3" and rec.termination == "abandoned: Tester quit"
 
 
