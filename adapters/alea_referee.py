@@ -29,8 +29,10 @@ drawn from it in the order they are needed.
 
 Seeds: ``parse_seed`` takes an integer or ``daily``; the daily seed is the first four
 bytes (big-endian) of the SHA-256 of ``alea-daily-YYYY-MM-DD`` (the UTC date), so everyone
-gets the same dice that day. A match gives its game ``i`` (0-based) the seed ``base + i``
-(``game_seed``). Without a seed a random one is drawn, and recorded like any other.
+gets the same dice that day. A match plays each opening twice with colours reversed and
+gives both games of pair ``k`` (games ``2k`` and ``2k + 1``) the seed ``base + k``
+(``game_seed``), so each engine meets the same dice from both sides and luck cancels within
+the pair. Without a seed a random one is drawn, and recorded like any other.
 
 Draw offers (A17) on behalf of a person: ``answer_draw(engine)`` sends the current
 position line, then ``draw offer``, and reads ``draw accept`` or ``draw decline``; an
@@ -94,8 +96,9 @@ def parse_seed(text) -> int:
 
 
 def game_seed(base: int | None, index: int) -> int | None:
-    """The dice seed of a match's game ``index`` (0-based): ``base + index``."""
-    return None if base is None else base + index
+    """The dice seed of a match's game ``index`` (0-based): ``base + index // 2``, the
+    same for the two games of a colour-reversed pair."""
+    return None if base is None else base + index // 2
 
 
 def fresh_seed() -> int:

@@ -20,8 +20,9 @@ the verdict was reached on. Every engine process is quit before ``run_match`` re
 Each game's referee is ``play_game``'s default for the variant: in Fog of War each engine
 is told only its own views (adapters/fog_referee.py). A game reaches ``on_game`` and the
 PGN only once finished, so nothing of a fog game is shown while it is played. In Alea
-(adapters/alea_referee.py) game ``i`` rolls its dice from the seed ``seed + i``
-(``seed`` None: a random seed per game); each game's seed is in its PGN.
+(adapters/alea_referee.py) both games of pair ``k`` (the same opening, colours reversed)
+roll their dice from the seed ``seed + k`` (``seed`` None: a random base drawn when the
+match starts), so the dice are paired like the openings; each game's seed is in its PGN.
 ``omniscient`` (engine 1, engine 2) makes an engine see the whole board in Fog of War (it
 is sent the true ``position fen ... moves ...`` and both clocks, whichever colour it
 plays; the other engine still gets only its views), to measure what the fog costs against
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from adapters.alea_referee import game_seed
+from adapters.alea_referee import fresh_seed, game_seed
 from adapters.arbiter import GameRecord, TimeControl, Unstarted, referee_for, start_player
 from adapters.chess960 import Chess960Referee, draw_numbers
 from adapters.openings import openings_for, read_openings
@@ -71,7 +72,7 @@ class MatchConfig:
                                      # games already in the file)
     sprt: SprtConfig | None = None
     cwd: str = str(ROOT)             # where the engines are started
-    seed: int | None = None          # Alea: game i rolls its dice from seed + i;
+    seed: int | None = None          # Alea: games 2k and 2k+1 roll from seed + k;
                                      # Chess960: the positions are drawn from it
     chess960: bool = False           # Chess960 from a random position per game pair
     openings: str | None = None      # a file of opening lines (adapters/openings.py)
@@ -147,6 +148,8 @@ def run_match(config: MatchConfig,
     jobs = schedule(config.variant, config.games, book)
     positions = draw_numbers((config.games + 1) // 2, config.seed) if config.chess960 \
         else None
+    dice_base = config.seed if config.seed is not None or config.variant != "alea" \
+        else fresh_seed()
     result = MatchResult(config)
     lock = threading.Lock()
     stop = threading.Event()
@@ -211,7 +214,7 @@ def run_match(config: MatchConfig,
                     if positions is not None:
                         referee, opening = Chess960Referee(positions[idx // 2]), ()
                     else:
-                        referee = referee_for(config.variant, seed=game_seed(config.seed, idx),
+                        referee = referee_for(config.variant, seed=game_seed(dice_base, idx),
                                               omniscient=omniscient)
                     rec = play_game(white=white, black=black, variant=config.variant, tc=tc,
                                     opening=opening, on_move=abandon_if_stopping,

@@ -432,7 +432,22 @@ def test_run_match_seeds_each_game(tmp_path):
     result = run_match(config)
     assert result.games == 2 and result.illegal == [0, 0] and result.crashes == [0, 0]
     text = pgn.read_text()
-    assert re.findall(r'\[DiceSeed "(\d+)"\]', text) == ["500", "501"]
+    assert re.findall(r'\[DiceSeed "(\d+)"\]', text) == ["500", "500"]
+
+
+def test_run_match_pairs_a_random_dice_seed(tmp_path):
+    """Without a seed the two games of an opening pair still share one (drawn at the start),
+    so each engine meets the same dice from both sides."""
+    pgn = tmp_path / "m.pgn"
+    config = MatchConfig(engine1=shlex.join(baseline("greedy")),
+                         engine2=shlex.join(baseline("random")), options1={"Seed": 1},
+                         options2={"Seed": 2}, variant="alea", games=4, tc="10+0.1",
+                         pgn=str(pgn))
+    assert run_match(config).games == 4
+    games = pgn.read_text().split("[Event ")[1:]
+    tag = lambda name, g: int(re.search(rf'\[{name} "(\d+)"\]', g)[1])  # noqa: E731
+    seeds = {tag("Round", g): tag("DiceSeed", g) for g in games}
+    assert seeds[1] == seeds[2] and seeds[3] == seeds[4] == seeds[1] + 1
 
 
 def test_scripts_match_alea_greedy_beats_random(tmp_path):
@@ -445,7 +460,7 @@ def test_scripts_match_alea_greedy_beats_random(tmp_path):
     assert "time forfeits e1/e2: 0/0" in out
     games = pgn.read_text().split("[Event ")[1:]
     assert len(games) == 4 and all('[Variant "Alea"]' in g for g in games)
-    assert [re.search(r'\[DiceSeed "(\d+)"\]', g)[1] for g in games] == ["1", "2", "3", "4"]
+    assert [re.search(r'\[DiceSeed "(\d+)"\]', g)[1] for g in games] == ["1", "1", "2", "2"]
     assert all(re.search(r"\{dice [nbrq]{2}\}", g) for g in games)
 
 
