@@ -27,6 +27,7 @@ listener, as ``on_note(text, error)``.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 
@@ -206,9 +207,9 @@ class Engine:
     def evaluation(self, strength: levels.Strength | None = None):
         """The EvalTables searches of the current variant use: with ``EvalFile``'s net
         where it fits this board, else the shipped net; none without ``Use NNUE``, nor
-        for a ``weakened`` strength (the levels below hard and UCI_Elo play the
-        hand-written evaluation their calibration measured)."""
-        if not self.use_nnue or (strength is not None and strength.weakened):
+        for a ``hand_written`` strength (the levels below hard and UCI_Elo up to 1900
+        play the hand-written evaluation their calibration measured)."""
+        if not self.use_nnue or (strength is not None and strength.hand_written):
             return eval_tables(self._variant, None)
         if self._eval_file and self._variant not in self._misfits:
             try:
@@ -312,8 +313,7 @@ class Engine:
         bare = not (limits.wtime or limits.btime or limits.movetime or limits.depth
                     or limits.nodes or limits.infinite or limits.mate)
         if not bare:
-            s = levels.Strength(s.name, s.max_depth, s.max_nodes, s.lines, s.temperature,
-                                None, s.blunder)
+            s = dataclasses.replace(s, max_think=None)
         return s
 
     # -- searching --------------------------------------------------------------------------

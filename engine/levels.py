@@ -24,14 +24,21 @@ class Strength:
     temperature: float          # centipawns: larger picks worse moves more often
     max_think: float | None     # seconds per move when no clock or movetime is given
     blunder: float = 0.0        # chance to choose uniformly among the lines
+    net: bool = False           # weakened, yet calibrated with the learnt evaluation
 
     @property
     def weakened(self) -> bool:
         """Whether this strength holds the search back (a node budget, a depth cap, a
-        choice among lines): the levels below hard and UCI_Elo. Their settings were
-        measured against Stockfish with the hand-written evaluation, which they keep
-        (Engine.evaluation), so a stronger net does not change what they mean."""
+        choice among lines): the levels below hard and UCI_Elo."""
         return self.max_nodes is not None or self.max_depth is not None or self.lines > 1
+
+    @property
+    def hand_written(self) -> bool:
+        """Whether this strength searches with the hand-written evaluation whatever net is
+        loaded (Engine.evaluation): a weakened one whose settings were measured against
+        Stockfish with that evaluation, so a stronger net does not change what it means.
+        The top `UCI_Elo` anchors were measured with the shipped net instead (``net``)."""
+        return self.weakened and not self.net
 
 
 LEVELS = {
@@ -46,22 +53,28 @@ LEVELS = {
 FULL = Strength("full", None, None, 1, 0.0, None)
 
 
-# UCI_Elo anchors: (elo, node budget, MultiPV lines, temperature cp, depth cap, blunder).
-# Between anchors the node budget is interpolated on a log scale, temperature and blunder
-# linearly; lines and depth cap come from the anchor below. Above about 1900 the engine
-# only searches less (one line, fewer nodes): choosing among lines costs depth there.
-# Each anchor's Elo is what its settings measured against Stockfish 15.1's UCI_Elo with
-# scripts/calibrate-elo (docs/strength.md: 1350, 1525 and 1900, 140 games each); 800 and
-# 1200 are below Stockfish's range and extend the curve unmeasured; 2200 is unmeasured
-# (the clock, not the node budget, limits it at 5+0.05).
+# UCI_Elo anchors: (elo, node budget, MultiPV lines, temperature cp, depth cap, blunder,
+# learnt evaluation). Between anchors the node budget is interpolated on a log scale,
+# temperature and blunder linearly; lines and depth cap come from the anchor below. Above
+# about 1900 the engine only searches less (one line, fewer nodes): choosing among lines
+# costs depth there. The hand-written evaluation at full strength plays about 2000 on
+# Stockfish's scale, so the anchors above that search with the net; between an anchor of
+# one evaluation and one of the other the lower anchor's settings hold (a step, not a
+# blend of two evaluations' node budgets). Each anchor's Elo is what its settings measured
+# against Stockfish 15.1's UCI_Elo with scripts/calibrate-elo (docs/strength.md: 1350,
+# 1525 and 1900 with the hand-written evaluation, 140 games each; 1980 and 2100 with
+# chess-6, 100 games each); 800 and 1200 are below Stockfish's range and extend the curve
+# unmeasured, and 2800 is beyond what the net reaches at blitz (about 2250 at 10+0.1: the
+# clock limits the settings above that, not their node budget).
 ELO_ANCHORS = (
-    (800, 400, 6, 250.0, 2, 0.20),
-    (1200, 3000, 5, 130.0, 4, 0.08),
-    (1350, 8000, 4, 75.0, 6, 0.03),
-    (1525, 12000, 4, 55.0, 7, 0.02),
-    (1900, 25000, 1, 0.0, None, 0.0),
-    (2200, 90000, 1, 0.0, None, 0.0),
-    (2800, 20_000_000, 1, 0.0, None, 0.0),
+    (800, 400, 6, 250.0, 2, 0.20, False),
+    (1200, 3000, 5, 130.0, 4, 0.08, False),
+    (1350, 8000, 4, 75.0, 6, 0.03, False),
+    (1525, 12000, 4, 55.0, 7, 0.02, False),
+    (1900, 25000, 1, 0.0, None, 0.0, False),
+    (1980, 12000, 1, 0.0, None, 0.0, True),
+    (2100, 60000, 1, 0.0, None, 0.0, True),
+    (2800, 20_000_000, 1, 0.0, None, 0.0, True),
 )
 
 
@@ -72,11 +85,14 @@ def for_elo(elo: int) -> Strength:
         if elo <= hi[0]:
             break
     x = (elo - lo[0]) / (hi[0] - lo[0])
+    if lo[6] != hi[6] and x < 1:
+        x = 0.0
     nodes = int(math.exp(math.log(lo[1]) + x * (math.log(hi[1]) - math.log(lo[1]))))
     temperature = lo[3] + x * (hi[3] - lo[3])
     blunder = lo[5] + x * (hi[5] - lo[5])
     lines, depth = (hi[2], hi[4]) if x == 1 else (lo[2], lo[4])
-    return Strength(f"elo{elo}", depth, nodes, lines, temperature, None, blunder=blunder)
+    return Strength(f"elo{elo}", depth, nodes, lines, temperature, None, blunder=blunder,
+                    net=(hi if x == 1 else lo)[6])
 
 
 def choose(lines: list, strength: Strength, rng: random.Random):

@@ -88,16 +88,23 @@ def test_low_elo_deviates_sometimes():
 
 
 def test_uci_elo_weakens_steadily():
-    """A higher UCI_Elo never searches less or chooses more loosely: more nodes, no
-    shallower depth cap, no more lines, a cooler choice, fewer blunders."""
+    """A higher UCI_Elo never searches less or chooses more loosely: more nodes (or the
+    step from the hand-written evaluation to the net, once), no shallower depth cap, no
+    more lines, a cooler choice, fewer blunders."""
     prev = levels.for_elo(levels.ELO_MIN)
+    assert not prev.net
+    steps = []
     for elo in range(levels.ELO_MIN + 25, levels.ELO_MAX + 1, 25):
         s = levels.for_elo(elo)
-        assert s.max_nodes >= prev.max_nodes, elo
+        if s.net != prev.net:
+            steps.append(elo)
+        else:
+            assert s.max_nodes >= prev.max_nodes, elo
         assert (s.max_depth or 999) >= (prev.max_depth or 999), elo
         assert s.lines <= prev.lines and s.temperature <= prev.temperature, elo
         assert s.blunder <= prev.blunder, elo
         prev = s
+    assert len(steps) == 1 and s.net, steps
     anchors = [a[0] for a in levels.ELO_ANCHORS]
     assert anchors == sorted(set(anchors))
     assert anchors[0] == levels.ELO_MIN and anchors[-1] == levels.ELO_MAX

@@ -247,9 +247,9 @@ def test_a_net_file_rewritten_in_place_is_read_again(tmp_path):
 
 
 def test_weakened_strengths_keep_the_hand_written_evaluation(tmp_path):
-    """The levels below hard and UCI_Elo were calibrated against Stockfish with the
-    hand-written evaluation; they keep it whatever net is loaded, while full strength
-    (hard, no UCI_Elo) searches with the net."""
+    """The levels below hard and UCI_Elo up to 1900 were calibrated against Stockfish with
+    the hand-written evaluation; they keep it whatever net is loaded, while full strength
+    (hard, no UCI_Elo) and the UCI_Elo anchors measured with the net search with it."""
     from engine import levels
     from engine.engine import Engine
     net = tmp_path / "mine.qnn"
@@ -259,8 +259,11 @@ def test_weakened_strengths_keep_the_hand_written_evaluation(tmp_path):
     assert engine.evaluation(levels.LEVELS["hard"]).net is not None
     assert engine.evaluation(levels.FULL).net is not None
     for weak in (levels.LEVELS["beginner"], levels.LEVELS["easy"], levels.LEVELS["normal"],
-                 levels.for_elo(1500), levels.for_elo(2500)):
-        assert weak.weakened and engine.evaluation(weak).net is None, weak
+                 levels.for_elo(1500), levels.for_elo(1979)):
+        assert weak.hand_written and engine.evaluation(weak).net is None, weak
+    for strong in (levels.for_elo(1980), levels.for_elo(2500)):
+        assert strong.weakened and not strong.hand_written, strong
+        assert engine.evaluation(strong).net is not None, strong
     assert not levels.LEVELS["hard"].weakened
 
 
@@ -271,7 +274,7 @@ def test_uci_elo_searches_as_the_hand_written_evaluation_does(tmp_path):
     for options in ([f"EvalFile value {net}"], ["Use NNUE value false"]):
         d = Driver()
         d.send("uci")
-        for option in options + ["UCI_LimitStrength value true", "UCI_Elo value 2500"]:
+        for option in options + ["UCI_LimitStrength value true", "UCI_Elo value 1900"]:
             d.send(f"setoption name {option}")
         d.send("position startpos")
         found.append(search(d))
