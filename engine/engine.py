@@ -207,7 +207,7 @@ class Engine:
     def evaluation(self, strength: levels.Strength | None = None):
         """The EvalTables searches of the current variant use: with ``EvalFile``'s net
         where it fits this board, else the shipped net; none without ``Use NNUE``, nor
-        for a ``hand_written`` strength (the levels below hard and UCI_Elo up to 1900
+        for a ``hand_written`` strength (the levels below hard and UCI_Elo up to 1979
         play the hand-written evaluation their calibration measured)."""
         if not self.use_nnue or (strength is not None and strength.hand_written):
             return eval_tables(self._variant, None)
