@@ -90,9 +90,9 @@ def for_elo(elo: int) -> Strength:
     nodes = int(math.exp(math.log(lo[1]) + x * (math.log(hi[1]) - math.log(lo[1]))))
     temperature = lo[3] + x * (hi[3] - lo[3])
     blunder = lo[5] + x * (hi[5] - lo[5])
-    lines, depth = (hi[2], hi[4]) if x == 1 else (lo[2], lo[4])
-    return Strength(f"elo{elo}", depth, nodes, lines, temperature, None, blunder=blunder,
-                    net=(hi if x == 1 else lo)[6])
+    step = hi if x == 1 else lo         # lines, depth cap and evaluation: the anchor below
+    return Strength(f"elo{elo}", step[4], nodes, step[2], temperature, None, blunder=blunder,
+                    net=step[6])
 
 
 def choose(lines: list, strength: Strength, rng: random.Random):
