@@ -26,6 +26,7 @@ cdef struct SearchRec:
     int n_move_rule
     bint checks             # the variant has the check rule (else royal capture ends it)
     move_t killers[MAX_PLY][2]
+    move_t excluded[MAX_PLY]    # the move a singular-extension search leaves out, by ply
     int history[2][MAX_CELLS][MAX_CELLS]
     move_t pv[MAX_PLY][MAX_PLY]
     int pv_len[MAX_PLY]

@@ -2,8 +2,8 @@
 
 Per node, in order: draw checks (repetition, n-move rule, bare kings), mate-distance
 pruning, transposition table, check extension, reverse futility, null move, internal
-iterative reduction, move loop with late-move reductions, futility and move-count
-pruning; quiescence search resolves
+iterative reduction, move loop with singular extension (and multi-cut) of the table's
+move, late-move reductions, futility and move-count pruning; quiescence search resolves
 captures and promotions (bad captures by SEE are skipped), reading and filling the same
 table at depth 0 (a non-PV node is cut by any stored bound). Scores are centipawns from the
 side to move's view; MATE - ply is a mate delivered at ``ply``. The iterative deepening,
@@ -20,7 +20,7 @@ from engine.position cimport pawn_attacker, pos_make, pos_unmake, pos_make_null,
 from engine.movegen cimport generate_moves, generate_noisy
 from engine.evaluate cimport evaluate, EvalTables
 from engine.tt cimport tt_probe, tt_store, TTEntry, TranspositionTable, BOUND_EXACT, \
-    BOUND_LOWER
+    BOUND_LOWER, BOUND_UPPER
 from engine.board cimport Board, uci_text
 from engine.searchkit cimport SearchLimits, limits_reset, enter_node, is_noisy, mvv_lva, pick, \
     history_add, history_age, bound_of, bound_cuts
@@ -316,11 +316,11 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
     cdef move_t quiets[64]
     cdef int nquiets = 0
     cdef int n, i, j, score, best, static_eval = 0, r, new_depth, searched = 0
-    cdef int orig_alpha = alpha
+    cdef int orig_alpha = alpha, tt_depth = 0, tt_bound = 0, ext, singular_beta
     cdef bint pv_node = beta - alpha > 1, gives_check, noisy
-    cdef move_t m, q, best_move = 0, tt_move = 0
+    cdef move_t m, q, best_move = 0, tt_move = 0, excluded = s.excluded[ply]
     cdef TTEntry* tte
-    cdef int tts
+    cdef int tts = 0
 
     s.pv_len[ply] = ply
     if ply > 0:
@@ -347,21 +347,22 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
     if enter_node(&s.lim, ply):
         return 0
 
-    tte = tt_probe(s.tt, p.key)
+    tte = tt_probe(s.tt, p.key) if not excluded else NULL
     if tte != NULL:
         tt_move = tte.move
         tts = score_from_tt(tte.score, ply)
-        if not pv_node and tte.depth >= depth and bound_cuts(tte.flags & 3, tts, alpha, beta):
+        tt_depth, tt_bound = tte.depth, tte.flags & 3
+        if not pv_node and tte.depth >= depth and bound_cuts(tt_bound, tts, alpha, beta):
             return tts
 
     if not in_check:
         static_eval = static_eval_of(s)
         # reverse futility: far above beta at low depth
-        if not pv_node and depth <= 6 and static_eval - 90 * depth >= beta and beta > -MATE_BOUND \
+        if not pv_node and not excluded and depth <= 6 and static_eval - 90 * depth >= beta and beta > -MATE_BOUND \
                 and beta < MATE_BOUND:
             return static_eval
         # null move: give the opponent a free move; still above beta means a cut-off
-        if not pv_node and null_ok and depth >= 3 and static_eval >= beta and has_pieces(p, p.side):
+        if not pv_node and null_ok and not excluded and depth >= 3 and static_eval >= beta and has_pieces(p, p.side):
             r = 3 + depth // 4
             pos_make_null(p)
             score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, False,
@@ -384,7 +385,27 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
     best = -INF
     for i in range(n):
         m = pick(moves, scores, n, i)
+        if m == excluded:
+            continue
         noisy = is_noisy(p, m)
+        ext = 0
+        if m == tt_move and ply > 0 and depth >= 7 and tt_depth >= depth - 3 \
+                and tt_bound != BOUND_UPPER and tts > -MATE_BOUND and tts < MATE_BOUND:
+            # singular extension: when every other move falls well short of the stored
+            # score at a reduced depth, the stored move is forced and gets a ply more; when
+            # even they reach beta, several moves cut and the node is cut (multi-cut)
+            singular_beta = tts - 2 * depth
+            s.excluded[ply] = m
+            score = search(s, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, False,
+                           in_check)
+            s.excluded[ply] = 0
+            s.pv_len[ply] = ply
+            if s.lim.stop:
+                return 0
+            if score < singular_beta:
+                ext = 1
+            elif singular_beta >= beta:
+                return singular_beta
         if not pv_node and not in_check and searched > 0 and not noisy and best > -MATE_BOUND:
             # move-count pruning: late quiet moves at low depth
             if depth <= 4 and searched >= 4 + depth * depth:
@@ -403,7 +424,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
                 and depth <= 3 and best > -MATE_BOUND and static_eval + 120 + 100 * depth <= alpha:
             pos_unmake(p)                 # futility: this quiet move cannot reach alpha
             continue
-        new_depth = depth - 1
+        new_depth = depth - 1 + ext
         if searched == 0:
             score = -search(s, -beta, -alpha, new_depth, ply + 1, True, gives_check)
         else:
@@ -449,8 +470,9 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             nquiets += 1
     if searched == 0:
         return alpha                      # everything pruned: fail low at the bound
-    tt_store(s.tt, p.key, best_move, score_to_tt(best, ply), depth,
-             bound_of(best, orig_alpha, beta))
+    if not excluded:
+        tt_store(s.tt, p.key, best_move, score_to_tt(best, ply), depth,
+                 bound_of(best, orig_alpha, beta))
     return best
 
 
