@@ -11,8 +11,9 @@ own valuation of that piece relative to Quantum's default (``engine/params/<vari
 Use in the search (``tables_for``). The engine's own pieces keep their default values;
 the opponent's pieces of a type count ``used_value(theta) = 1 - USE * max(0, 1 - theta)``
 times their default value, half way between the opponent's valuation and the default
-(the material part of the piece-square rows of the opponent's colour; the plain values
-used for move ordering and SEE are untouched). A piece the opponent gives away cheaply is
+(in the hand-written evaluation's piece-square rows of the opponent's colour, and as a
+change added to the net's score where the engine plays with one, as at hard; the plain
+values used for move ordering and SEE are untouched). A piece the opponent gives away cheaply is
 worth less in its hands: the engine neither pays full price to win it nor trades it off,
 it keeps it on the board where the opponent wastes it. Measured (docs/strength.md):
 against Quantum with its queen at half value, the opponent's queen at 0.7 scores 86 %
@@ -235,21 +236,22 @@ def _model_tables(variant: str, items: tuple):
 
 
 @lru_cache(maxsize=16)
-def _search_tables(variant: str, items: tuple, own: str):
-    from engine.eval_tables import build, eval_tables
+def _search_tables(variant: str, items: tuple, own: str, net):
+    from engine.eval_tables import build
     from engine.evaluate import EvalTables
     from engine.variant import load_variant
-    used = {n: m for n, m in items if m < 1.0}
-    if not used:
-        return eval_tables(variant)
     v = load_variant(variant)
     data = build(v)
-    theirs = build(v, scaled_params(variant, used))
+    theirs = build(v, scaled_params(variant, {n: m for n, m in items if m < 1.0}))
     bit = 16 << (1 if own == "w" else 0)          # the opponent's colour bit of a code
     for key in ("pst_mg", "pst_eg"):
         data[key] = [theirs[key][code] if code & bit else row
                      for code, row in enumerate(data[key])]
-    return EvalTables(data)
+    data["value_change"] = {code: change for code, change in theirs["value_change"].items()
+                            if code & bit}
+    tables = EvalTables(data)
+    tables.attach(net)
+    return tables
 
 
 def used_value(theta: float) -> float:
@@ -258,13 +260,18 @@ def used_value(theta: float) -> float:
     return 1.0 - USE * max(0.0, 1.0 - theta)
 
 
-def tables_for(variant: str, multipliers: dict[str, float], own: str):
-    """EvalTables for the engine playing ``own`` (``w``/``b``): its pieces at their
-    default values, the opponent's at ``used_value(theta)`` of theirs (the shipped tables
-    themselves when no weight is below 1; a few recent ones are cached)."""
-    values = _as_values(multipliers)
-    return _search_tables(variant, tuple(sorted((n, used_value(m)) for n, m in values.items())),
-                          own)
+def tables_for(variant: str, multipliers: dict[str, float], own: str, base=None):
+    """EvalTables for the engine playing ``own`` (``w``/``b``): ``base`` (default: the
+    variant's shipped tables and net) with the opponent's pieces at ``used_value(theta)``
+    of their default values, in the hand-written evaluation's tables and as a change to
+    the score of ``base``'s net, if any (``base`` itself when no weight is below 1; a few
+    recent ones are cached)."""
+    from engine.eval_tables import eval_tables
+    base = eval_tables(variant) if base is None else base
+    items = tuple(sorted((n, used_value(m)) for n, m in _as_values(multipliers).items()))
+    if all(m >= 1.0 for _, m in items):
+        return base
+    return _search_tables(variant, items, own, base.net)
 
 
 # -- learning ------------------------------------------------------------------------------
@@ -684,9 +691,10 @@ class Adaptive:
                         "the changes are kept for this session only", True)
             return False
 
-    def tables(self, variant: str, own: str):
-        """EvalTables for ``variant`` with the current profile, the engine playing ``own``."""
-        return tables_for(variant, self.profile().multipliers(variant), own)
+    def tables(self, variant: str, own: str, base=None):
+        """EvalTables for ``variant`` with the current profile, the engine playing ``own``,
+        on ``base`` (the tables and net it would search with otherwise: ``tables_for``)."""
+        return tables_for(variant, self.profile().multipliers(variant), own, base)
 
     # -- changing --------------------------------------------------------------------------
     def reset(self) -> None:

@@ -346,8 +346,9 @@ class Engine:
             return
         board = self._board.copy()
         strength = self.strength(limits)
-        ev = self.adaptive.tables(self._variant, board.turn) if self.adaptive_on \
-            else self.evaluation(strength)
+        ev = self.evaluation(strength)
+        if self.adaptive_on:
+            ev = self.adaptive.tables(self._variant, board.turn, ev)
         self._go_side = board.turn
         if self._game_searcher is None:         # kept across the moves of a game: its
             self._game_searcher = Searcher()    # history ages by halving at each go

@@ -9,7 +9,8 @@ Testing aid: the environment variable ``QUANTUM_PARAMS_<VARIANT>`` (for example
 ``QUANTUM_PARAMS_CHESS=/tmp/strong-queen.toml``) names a params file that the process reads
 instead of the shipped ``engine/params/<variant>.toml``; its ``extends`` names a shipped
 file. It is read once per process (``eval_tables`` caches) and is meant for experiments
-such as scripts/adaptive-match's opponent with a known weakness, never for play.
+such as scripts/adaptive-match's opponent with a known weakness, never for play. Its piece
+values reach a net too (``value_change``); its other tables only the hand-written evaluation.
 """
 from __future__ import annotations
 
@@ -217,7 +218,23 @@ def build(variant, params: dict | None = None) -> dict:
         "open_eg": [[o[0][1], o[1][1]] for o in open_file],
         "slides_file": slides_file, "tempo": p.get("misc", {}).get("tempo", 0),
         "stalemate_cp": stalemate_cp(variant.stalemate_score),
+        "value_change": value_change(variant, p),
     }
+
+
+def value_change(variant, params: dict) -> dict:
+    """{piece code: (mg, eg)} by which ``params``' piece values exceed the shipped file's:
+    the hand-written evaluation has them in its tables, a net (which learnt from the
+    shipped values) adds them to its score (engine/evaluate.pyx). Empty for the shipped
+    params; the adaptive level and the ``QUANTUM_PARAMS_`` testing aid change values."""
+    shipped = _load_shipped(variant.name).get("value", {})
+    out = {}
+    for ch, (mg, eg) in params.get("value", {}).items():
+        base_mg, base_eg = shipped.get(ch, (0, 0))
+        if ch in variant.type_of and (mg, eg) != (base_mg, base_eg):
+            for side in range(2):
+                out[variant.type_of[ch] | (16 << side)] = (mg - base_mg, eg - base_eg)
+    return out
 
 
 def per_type_dict(variant, table: dict) -> list:

@@ -36,6 +36,9 @@ cdef struct EvalRec:
     bint slides_file[MAX_TYPES]
     int tempo
     int stalemate_cp                    # score of being stalemated, side to move's view
+    bint has_change                     # piece values not the shipped ones: the change,
+    int change_mg[MAX_CODES]            # per piece code, added to a net's score
+    int change_eg[MAX_CODES]
     const NetRec* net                   # the learnt evaluation searches attach, or NULL
 
 cdef class EvalTables:

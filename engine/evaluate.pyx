@@ -3,6 +3,8 @@ searches attach the tables' net), else the hand-written one: material and genera
 piece-square values, mobility, pawn structure, king safety; tapered between middlegame
 and endgame by the game phase.
 
+A net's score gets the tables' change of piece values, if any (``value_change``: the adaptive
+level's opponent pieces), which the hand-written evaluation has in its tables.
 Returns centipawns from the side to move's point of view. The same code serves every
 variant: what differs is the table set (engine/eval_tables.py, engine/params/*.toml).
 """
@@ -63,6 +65,10 @@ cdef class EvalTables:
         e.danger_cap = d["danger_cap"]
         e.tempo = d["tempo"]
         e.stalemate_cp = d["stalemate_cp"]
+        change = d.get("value_change", {})
+        e.has_change = bool(change)
+        for k in range(MAX_CODES):
+            e.change_mg[k], e.change_eg[k] = change.get(k, (0, 0))
         e.net = NULL
         self.net = None
 
@@ -80,9 +86,34 @@ cdef inline bint in_set(const uint64_t* bits, int c) noexcept nogil:
 
 
 cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
-    if p.nn != NULL:
-        return pos_net_score(p)
-    return hand_evaluate(p, e)
+    if p.nn == NULL:
+        return hand_evaluate(p, e)
+    if e.has_change:
+        return pos_net_score(p) + value_change(p, e)
+    return pos_net_score(p)
+
+
+cdef int value_change(const PosRec* p, const EvalRec* e) noexcept nogil:
+    """What the tables' piece values differ from the shipped ones (engine/eval_tables.py
+    ``value_change``, per piece code, middlegame and endgame: more is worth more to the
+    piece's owner), tapered by the phase as the hand-written evaluation is, side to move's
+    view: added to a net's score, which learnt the shipped values."""
+    cdef int side, i, sgn, mg = 0, eg = 0, phase = 0, score
+    cdef piece_t pc
+    for side in range(2):
+        sgn = 1 if side == WHITE else -1
+        for i in range(p.pcount[side]):
+            pc = p.board[p.plist[side][i]]
+            mg += sgn * e.change_mg[pc]
+            eg += sgn * e.change_eg[pc]
+            phase += e.phase[type_of(pc)]
+    if e.phase_max <= 0:
+        score = eg
+    else:
+        if phase > e.phase_max:
+            phase = e.phase_max
+        score = (mg * phase + eg * (e.phase_max - phase)) // e.phase_max
+    return score if p.side == WHITE else -score
 
 
 cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:

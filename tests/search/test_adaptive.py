@@ -229,6 +229,33 @@ def test_params_override_file_for_a_testing_opponent(tmp_path, monkeypatch):
         eval_tables.load_params("chess")
 
 
+def test_params_override_values_reach_the_net(tmp_path, monkeypatch):
+    """scripts/adaptive-match's opponent plays with the net: an override's piece values
+    are a change to the net's score, for both colours (its queen is cheap, and so is ours)."""
+    from engine.search import Searcher
+    from engine.tt import TranspositionTable
+    from engine.evaluate import EvalTables
+    from engine.variant import load_variant
+    variant = load_variant("chess")
+    assert eval_tables.value_change(variant, eval_tables.load_params("chess")) == {}
+    path = tmp_path / "queen.toml"
+    path.write_text('extends = "chess"\n[value]\nq = [575, 446]\n')
+    monkeypatch.setenv("QUANTUM_PARAMS_CHESS", str(path))
+    mg, eg = 575 - 1149, 446 - 891
+    assert eval_tables.value_change(variant, eval_tables.load_params("chess")) == \
+        {5 | 16: (mg, eg), 5 | 32: (mg, eg)}
+    net = eval_tables.eval_tables("chess").net
+    weak = EvalTables(eval_tables.build(variant))
+    weak.attach(net)
+    lone_queen = (mg * 4 + eg * 20) // 24               # a queen's phase: 4 of 24
+    for fen, change in (("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", lone_queen),
+                        ("3qk3/8/8/8/8/8/8/3QK3 b - - 0 1", 0)):     # both cheaper: even
+        board = Board("chess", fen)
+        searcher = Searcher()
+        searcher.set_root(board, weak, TranspositionTable(1))
+        assert searcher.static_eval() - net.evaluate(board) == change
+
+
 @pytest.mark.parametrize("variant", ["chess", "grand", "hexagonal"])
 def test_dumped_params_read_back_equal(variant, tmp_path, monkeypatch):
     """What the tuner and scripts/adaptive-match write is what an engine then loads."""
@@ -259,17 +286,50 @@ def test_adaptive_with_a_default_profile_plays_like_hard(fen, data_home):
     assert moves["adaptive"] == moves["hard"]
 
 
-def test_adaptive_searches_with_the_profile_weights(data_home):
-    """Playing Black, the engine values White's queen at 0.7 of its default; playing White,
-    its own queen keeps the shipped value."""
+@pytest.mark.parametrize("nnue", [True, False])
+def test_adaptive_searches_with_the_profile_weights(data_home, nnue):
+    """Playing Black against a learnt queen under-valuer (0.7), the engine counts White's
+    queen at 0.85 of its value, added to the evaluation it searches with at hard: the net,
+    or the hand-written one without Use NNUE. Playing White, its own queen keeps its value."""
+    from engine.search import Searcher
+    from engine.tt import TranspositionTable
     engine = Engine()
     engine.set_level("adaptive")
+    engine.use_nnue = nnue
     engine.adaptive.profile().weights["chess"] = dict(adaptive.defaults("chess"),
                                                       **{"opponent's queen value": 0.7})
     board = Board("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
-    shipped = evaluate_boards([board], eval_tables.eval_tables("chess"))[0]
-    assert evaluate_boards([board], engine.adaptive.tables("chess", "b"))[0] < shipped
-    assert evaluate_boards([board], engine.adaptive.tables("chess", "w"))[0] == shipped
+
+    def static(tables) -> int:
+        searcher = Searcher()
+        searcher.set_root(board, tables, TranspositionTable(1))
+        return searcher.static_eval()
+
+    base = engine.evaluation()
+    assert (base.net is not None) == nnue
+    black = engine.adaptive.tables("chess", "b", base)
+    assert black.net is base.net
+    mg, eg = (round(v * 0.85) - v for v in eval_tables.load_params("chess")["value"]["q"])
+    phase, most = base.phase_weights()[5], 24           # a queen's phase of the full 24
+    change = (mg * phase + eg * (most - phase)) // most
+    assert change < 0
+    # the hand-written evaluation tapers its whole sum at once: rounding may differ by 1
+    assert abs(static(black) - static(base) - change) <= (0 if nnue else 1)
+    assert static(engine.adaptive.tables("chess", "w", base)) == static(base)
+
+
+def test_adaptive_plays_on_the_net_it_would_play_at_hard(data_home):
+    """A learnt under-valuation keeps the net (EvalFile's where set); the hand-written
+    evaluation only where hard would use it."""
+    engine = Engine()
+    engine.set_level("adaptive")
+    engine.adaptive.profile().weights["chess"] = dict(adaptive.defaults("chess"),
+                                                      **{"opponent's rook value": 0.8})
+    engine.set_position(None, ["e2e4"])
+    seen = []
+    engine.adaptive.tables = lambda variant, own, base: seen.append(base) or base
+    engine.search_sync(GoLimits(depth=2))
+    assert seen == [engine.evaluation()] and seen[0].net is not None
 
 
 # -- the file ------------------------------------------------------------------------------
@@ -620,3 +680,13 @@ def test_adaptive_match_learning_curve_pools_places_after_each_reset():
         {"queen value": 0.5, "king safety": 0.0}
     with pytest.raises(ValueError, match="NAME=FACTOR"):
         am.parse_weakness("chess", ["opponent's queen value=0.5"])
+
+
+def test_adaptive_match_opponent_keeps_its_net_for_piece_values_only():
+    """A piece-value weakness reaches the opponent's net (value_change); a positional one
+    exists only in the hand-written evaluation, so that opponent plays without the net."""
+    am = _adaptive_match()
+    assert am.opponent_options({"queen value": 0.5}) == {}
+    assert am.opponent_options({"queen value": 0.5, "king safety": 0.0}) == \
+        {"Use NNUE": "false"}
+    assert am.opponent_options({"mobility": 1.0}) == {}
