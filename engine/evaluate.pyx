@@ -107,13 +107,17 @@ cdef int value_change(const PosRec* p, const EvalRec* e) noexcept nogil:
             mg += sgn * e.change_mg[pc]
             eg += sgn * e.change_eg[pc]
             phase += e.phase[type_of(pc)]
-    if e.phase_max <= 0:
-        score = eg
-    else:
-        if phase > e.phase_max:
-            phase = e.phase_max
-        score = (mg * phase + eg * (e.phase_max - phase)) // e.phase_max
+    score = taper(mg, eg, phase, e)
     return score if p.side == WHITE else -score
+
+
+cdef inline int taper(int mg, int eg, int phase, const EvalRec* e) noexcept nogil:
+    """Middlegame and endgame values blended by the phase (capped at the start's)."""
+    if e.phase_max <= 0:
+        return eg
+    if phase > e.phase_max:
+        phase = e.phase_max
+    return (mg * phase + eg * (e.phase_max - phase)) // e.phase_max
 
 
 cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
@@ -125,7 +129,7 @@ cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
     cdef int pawns_on_file[2][MAX_FILES]
     cdef uint64_t pawn_bits[2][2]
     cdef int side, i, c, to, v, typ, phase = 0, cnt, f, k, sgn, other, own, enemy
-    cdef int score, mgs, egs, zone_hits, kc
+    cdef int score, zone_hits, kc
     cdef uint32_t mask
     cdef const uint64_t* zone
     cdef piece_t pc
@@ -214,14 +218,7 @@ cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
         if attackers[side] >= 2:
             k = e.danger * units[side] * units[side] // 4
             mg[side] += k if k < e.danger_cap else e.danger_cap
-    mgs = mg[WHITE] - mg[BLACK]
-    egs = eg[WHITE] - eg[BLACK]
-    if phase > e.phase_max and e.phase_max > 0:
-        phase = e.phase_max
-    if e.phase_max > 0:
-        score = (mgs * phase + egs * (e.phase_max - phase)) // e.phase_max
-    else:
-        score = egs
+    score = taper(mg[WHITE] - mg[BLACK], eg[WHITE] - eg[BLACK], phase, e)
     sgn = 1 if p.side == WHITE else -1
     return sgn * score + e.tempo
 
