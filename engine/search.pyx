@@ -1,9 +1,9 @@
 """Principal variation search with quiescence, in C without the GIL.
 
 Per node, in order: draw checks (repetition, n-move rule, bare kings), mate-distance
-pruning, transposition table, check extension, reverse futility, null move, internal
-iterative reduction, move loop with singular extension (and multi-cut) of the table's
-move, late-move reductions, futility and move-count pruning; quiescence search resolves
+pruning, transposition table, check extension, reverse futility, razoring, null move,
+internal iterative reduction, move loop with singular extension (and multi-cut) of the
+table's move, late-move reductions, futility and move-count pruning; quiescence resolves
 captures and promotions (bad captures by SEE are skipped), reading and filling the same
 table at depth 0 (a non-PV node is cut by any stored bound). Scores are centipawns from the
 side to move's view; MATE - ply is a mate delivered at ``ply``. The iterative deepening,
@@ -32,6 +32,7 @@ cdef enum:
     KILLER_1 = 9000000
     KILLER_2 = 8900000
     BAD_CAPTURE = -10000000
+    RAZOR_MARGIN = 250      # razoring: below alpha by this a ply, ask quiescence
 
 
 cdef inline void update_pv(SearchRec* s, int ply, move_t m) noexcept nogil:
@@ -361,6 +362,12 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
         if not pv_node and not excluded and depth <= 6 and static_eval - 90 * depth >= beta and beta > -MATE_BOUND \
                 and beta < MATE_BOUND:
             return static_eval
+        # razoring: far below alpha near the leaves, only captures can save the node
+        if not pv_node and not excluded and depth <= 2 and static_eval + RAZOR_MARGIN * depth < alpha \
+                and alpha > -MATE_BOUND:
+            score = qsearch(s, alpha, alpha + 1, ply, False)
+            if score <= alpha:
+                return score
         # null move: give the opponent a free move; still above beta means a cut-off
         if not pv_node and null_ok and not excluded and depth >= 3 and static_eval >= beta and has_pieces(p, p.side):
             r = 3 + depth // 4
