@@ -6,7 +6,9 @@
    result to ``out/tune-<variant>.tsv`` (git-ignored).
 2. Optionally ``scripts/tune.py label --variant chess --engine /usr/games/stockfish``
    scores every position with a reference engine (Stockfish for chess, Fairy-Stockfish
-   with UCI_Variant for grand) at a fixed depth; ``fit --target engine`` then fits to
+   with UCI_Variant for grand; for the hexagon, which no other engine plays, Quantum's own
+   deeper search: ``--engine .venv/bin/quantum --depth 9``) at a fixed depth, with
+   ``--workers`` engines side by side; ``fit --target engine`` then fits to
    those scores instead of the noisy game results.
 3. ``scripts/tune.py fit --variant chess`` fits the scaling constant K, then improves the
    weights by coordinate descent on the mean squared error between the target (game
@@ -22,6 +24,7 @@ from __future__ import annotations
 import usevenv  # noqa: F401  (first: re-runs this script with the .venv Python)
 import argparse
 import copy
+import multiprocessing
 import random
 import sys
 import time
@@ -110,19 +113,30 @@ def error(boards, results, tables, k) -> float:
     return sum((r - 1 / (1 + 10 ** (-k * e / 400))) ** 2 for e, r in zip(evals, results)) / len(results)
 
 
-def label(variant_name: str, engine_cmd: str, depth: int) -> Path:
-    """Score every data position with a reference engine (centipawns, White's view)."""
+_REF = None
+
+
+def _label_init(variant_name: str, engine_cmd: str, depth: int) -> None:
+    global _REF
+    _REF = Labeller(variant_name, engine_cmd, depth)
+
+
+def _label_row(row: list[str]) -> tuple[str, str, int | None]:
+    return row[0], row[1], _REF.score(row[0])
+
+
+def label(variant_name: str, engine_cmd: str, depth: int, workers: int = 1) -> Path:
+    """Score every data position with a reference engine (centipawns, White's view);
+    ``workers`` engines search side by side, the rows keep their order."""
     rows = [line.rstrip("\n").split("\t") for line in open(OUT / f"tune-{variant_name}.tsv")]
-    ref = Labeller(variant_name, engine_cmd, depth)
     path = OUT / f"tune-{variant_name}-labels.tsv"
-    with open(path, "w") as fh:
-        for i, (fen, result) in enumerate(rows):
-            cp = ref.score(fen)
+    with multiprocessing.Pool(workers, _label_init, (variant_name, engine_cmd, depth)) as pool, \
+            open(path, "w") as fh:
+        for i, (fen, result, cp) in enumerate(pool.imap(_label_row, rows, chunksize=20)):
             if cp is not None:
                 fh.write(f"{fen}\t{result}\t{cp}\n")
             if i % 1000 == 0:
                 print(f"{i}/{len(rows)}", flush=True)
-    ref.quit()
     return path
 
 
@@ -176,14 +190,17 @@ def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float) -> P
         v = error(*valid, tables_for(variant, params), best_k)
         print(f"round {rnd + 1}: error {best_e:.6f}, held out {v:.6f}, {improved} weights moved "
               f"({time.time() - t0:.0f} s)", flush=True)
+        if not improved:                    # a finer step may still help; none left: done
+            if all(s == 1 for s in step.values()):
+                break
+            for a in addrs:
+                step[a] = max(1, step[a] // 2)
+            continue
         if v >= best_v:
             print("held-out error stopped improving: keeping the previous round")
             params = kept
             break
         best_v, kept = v, copy.deepcopy(params)
-        if not improved:
-            for a in addrs:
-                step[a] = max(1, step[a] // 2)
     path = OUT / f"params-{variant_name}.toml"
     with open(path, "w") as fh:
         fh.write(f"# Tuned by scripts/tune.py ({target} target, l2 {l2}) on {len(boards)} positions: "
@@ -206,6 +223,7 @@ def main() -> int:
     lb.add_argument("--variant", default="chess")
     lb.add_argument("--engine", default="/usr/games/stockfish")
     lb.add_argument("--depth", type=int, default=8)
+    lb.add_argument("--workers", type=int, default=1)
     f = sub.add_parser("fit")
     f.add_argument("--variant", default="chess")
     f.add_argument("--limit", type=int, default=40000)
@@ -217,7 +235,7 @@ def main() -> int:
     if args.cmd == "data":
         make_data(name, args.games, args.nodes, args.seed)
     elif args.cmd == "label":
-        label(name, args.engine, args.depth)
+        label(name, args.engine, args.depth, args.workers)
     else:
         fit(name, args.limit, args.rounds, args.target, args.l2)
     return 0

@@ -1,0 +1,69 @@
+"""scripts/tune.py's labelling and fit on a small hexagonal data set, Quantum's own
+search the reference (how the hexagon's weights were tuned, docs/strength.md): labels
+keep their rows' order with several engines side by side and are from White's view; the
+fit lowers the held-out error and writes a params file the engine loads."""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from engine import eval_tables
+from engine.board import Board
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import tune  # noqa: E402
+
+QUANTUM = f"{sys.executable} -m engine"
+# White a queen up, each side to move: a label from White's view is far above zero both times
+WHITE_AHEAD = [f"b/1bk/n1b1n/r5r/ppppppppp/11/5P5/4P1P4/3P1B1P3/2P2B2P2/1PRNQBKNRP1 {turn} - 0 1"
+               for turn in "wb"]
+
+
+def random_positions(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = Board("hexagonal")
+        for _ in range(rng.randint(6, 40)):
+            moves = board.legal_moves()
+            if not moves or board.outcome() is not None:
+                break
+            board.push(rng.choice(moves))
+        if board.outcome() is None and not board.is_check():
+            out.append(board.fen())
+    return out
+
+
+def test_label_with_two_workers_keeps_the_rows_and_scores_from_whites_view(tmp_path, monkeypatch):
+    monkeypatch.setattr(tune, "OUT", tmp_path)
+    fens = random_positions(30, 3) + WHITE_AHEAD
+    results = [random.Random(i).choice(["1-0", "0-1", "1/2-1/2"]) for i in range(len(fens))]
+    (tmp_path / "tune-hexagonal.tsv").write_text(
+        "".join(f"{f}\t{r}\n" for f, r in zip(fens, results)))
+    path = tune.label("hexagonal", QUANTUM, 2, workers=2)
+    rows = [line.rstrip("\n").split("\t") for line in open(path)]
+    assert [(f, r) for f, r, _ in rows] == list(zip(fens, results))
+    assert all(int(cp) > 500 for _, _, cp in rows[-2:])
+
+
+def test_fit_lowers_the_held_out_error_and_writes_loadable_params(tmp_path, monkeypatch):
+    """Labels from a params file whose knight is worth 450: the fit moves towards it."""
+    monkeypatch.setattr(tune, "OUT", tmp_path)
+    from engine.evaluate import evaluate_boards
+    from engine.variant import load_variant
+    variant = load_variant("hexagonal")
+    truth = eval_tables.load_params("hexagonal")
+    truth["value"]["n"] = [450, 450]
+    tables = tune.tables_for(variant, truth)
+    fens = random_positions(600, 4)
+    scores = evaluate_boards([Board("hexagonal", f) for f in fens], tables)
+    (tmp_path / "tune-hexagonal-labels.tsv").write_text(
+        "".join(f"{f}\t1/2-1/2\t{s}\n" for f, s in zip(fens, scores)))
+    path = tune.fit("hexagonal", limit=600, rounds=3, target="engine", l2=0.0)
+    header = path.read_text().splitlines()[0]
+    before, after = (float(x) for x in header.split("held-out error ")[1].split(" (")[0].split(" -> "))
+    assert after < before
+    monkeypatch.setenv("QUANTUM_PARAMS_HEXAGONAL", str(path))
+    tuned = eval_tables.load_params("hexagonal")
+    assert tuned["value"]["n"][0] > 300
