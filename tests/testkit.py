@@ -163,3 +163,16 @@ def alea_random_step(state, rng):
     promo = rng.choice("nbrq") if action.kind != alea.REROLL and \
         alea.is_promotion(state, action.move) else None
     return alea.apply(state, action, promo), alea_token(action) + (promo or "")
+
+
+def random_board(variant: str, rng, plies: int):
+    """The position after up to ``plies`` random legal moves from the variant's start
+    (fewer when the game ends first): varied positions for fits and checks."""
+    from engine.board import Board
+    board = Board(variant)
+    for _ in range(plies):
+        moves = board.legal_moves()
+        if not moves or board.outcome() is not None:
+            break
+        board.push(rng.choice(moves))
+    return board

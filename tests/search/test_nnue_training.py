@@ -18,6 +18,7 @@ import pytest
 from engine.board import Board
 from engine.net import Net
 from engine.variant import load_variant
+from testkit import random_board
 
 pytest.importorskip("numpy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -38,12 +39,7 @@ def test_trainer_learns_and_its_file_matches_the_float_model(tmp_path, variant):
     rng = random.Random(5)
     rows = []
     while len(rows) < 8000:
-        board = Board(variant)
-        for _ in range(rng.randint(10, 70)):
-            moves = board.legal_moves()
-            if not moves or board.outcome() is not None:
-                break
-            board.push(rng.choice(moves))
+        board = random_board(variant, rng, rng.randint(10, 70))
         if board.outcome() is not None or board.is_check():
             continue
         cp = material(board.fen())
@@ -81,12 +77,7 @@ def test_trainer_gradients_match_finite_differences():
     rng = random.Random(3)
     rows = []
     while len(rows) < 48:
-        board = Board("chess")
-        for _ in range(rng.randint(4, 40)):
-            moves = board.legal_moves()
-            if not moves or board.outcome() is not None:
-                break
-            board.push(rng.choice(moves))
+        board = random_board("chess", rng, rng.randint(4, 40))
         rows.append((board.fen(), "1-0", "0", str(rng.randint(-600, 600))))
     iw, ib, stm, count, label, result = _arrays(feats, rows)
     tgt = targets(stm, label, result, 0.8).astype(np.float64)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from engine import eval_tables
 from engine.board import Board
+from testkit import random_board
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import tune  # noqa: E402
@@ -24,12 +25,7 @@ def random_positions(count: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        board = Board("hexagonal")
-        for _ in range(rng.randint(6, 40)):
-            moves = board.legal_moves()
-            if not moves or board.outcome() is not None:
-                break
-            board.push(rng.choice(moves))
+        board = random_board("hexagonal", rng, rng.randint(6, 40))
         if board.outcome() is None and not board.is_check():
             out.append(board.fen())
     return out
