@@ -10,6 +10,8 @@ from pathlib import Path
 
 from engine import eval_tables
 from engine.board import Board
+from engine.evaluate import evaluate_boards
+from engine.variant import load_variant
 from testkit import random_board
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -34,7 +36,8 @@ def random_positions(count: int, seed: int) -> list[str]:
 def test_label_with_two_workers_keeps_the_rows_and_scores_from_whites_view(tmp_path, monkeypatch):
     monkeypatch.setattr(tune, "OUT", tmp_path)
     fens = random_positions(30, 3) + WHITE_AHEAD
-    results = [random.Random(i).choice(["1-0", "0-1", "1/2-1/2"]) for i in range(len(fens))]
+    rng = random.Random(1)
+    results = [rng.choice(["1-0", "0-1", "1/2-1/2"]) for _ in fens]
     (tmp_path / "tune-hexagonal.tsv").write_text(
         "".join(f"{f}\t{r}\n" for f, r in zip(fens, results)))
     path = tune.label("hexagonal", QUANTUM, 2, workers=2)
@@ -46,8 +49,6 @@ def test_label_with_two_workers_keeps_the_rows_and_scores_from_whites_view(tmp_p
 def test_fit_lowers_the_held_out_error_and_writes_loadable_params(tmp_path, monkeypatch):
     """Labels from a params file whose knight is worth 450: the fit moves towards it."""
     monkeypatch.setattr(tune, "OUT", tmp_path)
-    from engine.evaluate import evaluate_boards
-    from engine.variant import load_variant
     variant = load_variant("hexagonal")
     truth = eval_tables.load_params("hexagonal")
     truth["value"]["n"] = [450, 450]
