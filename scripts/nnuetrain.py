@@ -132,8 +132,10 @@ class Model:
     cells seen rarely start from the piece's value instead of noise. Exported nets hold
     the sums (``rows``), so the engine never sees the factor."""
 
-    def __init__(self, nfeat: int, ncells: int, hidden: int, rng: np.random.Generator):
+    def __init__(self, nfeat: int, ncells: int, hidden: int, rng: np.random.Generator,
+                 bucket_div: int = BUCKET_DIV):
         self.h = hidden
+        self.bucket_div = bucket_div
         self.ncells = ncells
         self.p = {
             "w1": (rng.standard_normal((nfeat + 1, hidden)) * (1.0 / np.sqrt(nfeat))).astype(np.float32),
@@ -173,7 +175,7 @@ class Model:
         hcat = np.concatenate([own, other], axis=1)
         clipped = np.clip(hcat, 0.0, 1.0)
         act = clipped * clipped
-        bucket = np.clip((count.astype(np.int64) - 2) // BUCKET_DIV, 0, BUCKETS - 1)
+        bucket = np.clip((count.astype(np.int64) - 2) // self.bucket_div, 0, BUCKETS - 1)
         out = np.einsum("ij,ij->i", act, p["w2"][bucket]) + p["b2"][bucket]
         return out, (xw, xb, black, hcat, clipped, act, bucket)
 
@@ -235,7 +237,7 @@ def targets(stm, label, result, lam: float):
 def export(model: Model, variant, path: Path, meta: dict) -> bytes:
     p = model.p
     header = dict(board_signature(variant), hidden=model.h, buckets=BUCKETS,
-                  bucket_div=BUCKET_DIV, scale=SCALE, **meta)
+                  bucket_div=model.bucket_div, scale=SCALE, **meta)
     w1 = np.round(model.rows()[:model.nfeat] * QA).astype("<i2")
     b1 = np.round(p["b1"] * QA).astype("<i2")
     w2 = np.round(p["w2"] * QB).astype("<i2")
@@ -249,7 +251,8 @@ def export(model: Model, variant, path: Path, meta: dict) -> bytes:
 
 
 def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: int,
-          lam: float, batch: int, lr: float, seed: int, limit: int, flip: bool = False) -> dict:
+          lam: float, batch: int, lr: float, seed: int, limit: int, flip: bool = False,
+          bucket_div: int = BUCKET_DIV) -> dict:
     """Fit, write ``out`` and check it; the held-out loss per epoch and the engine's
     distance from the float model (mean and max, centipawns)."""
     variant = load_variant(variant_name)
@@ -268,7 +271,7 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
     print(f"the hand-written evaluation on the first {len(hand)} held-out rows: loss "
           f"{hand_loss:.6f}", flush=True)
     rng = np.random.default_rng(seed)
-    model = Model(feats.nfeat, feats.ncells, hidden, rng)
+    model = Model(feats.nfeat, feats.ncells, hidden, rng, bucket_div)
     held_out = []
     for epoch in range(1, epochs + 1):
         rate = lr * (0.3 if epoch > epochs * 0.6 else 1.0) * (0.3 if epoch > epochs * 0.85 else 1.0)
