@@ -17,7 +17,7 @@ class Budget:
 
 
 SAFETY = 0.005              # seconds kept back besides the move overhead
-DEFAULT_MOVES_TO_GO = 32    # a sudden-death game is assumed to last this many more moves
+DEFAULT_MOVES_TO_GO = 24    # a sudden-death game is assumed to last this many more moves
 
 
 def allocate(limits, side: int, overhead_ms: int, max_think: float | None = None) -> Budget:
