@@ -115,11 +115,34 @@ class Clock:
     def elapsed(self) -> float:
         return time.monotonic() - self.start
 
-    def out_of_soft_time(self) -> bool:
-        """Too late to start another iteration: past 55 % of the soft budget, since the next
-        one would likely not finish. Never with `go movetime`, whose time is to be used: the
-        hard limit stops the search and a partly searched iteration still counts."""
-        return not self.fixed and self.soft is not None and self.elapsed() > self.soft * 0.55
+    def out_of_soft_time(self, scale: float = 1.0) -> bool:
+        """Too late to start another iteration: past 55 % of the soft budget (times
+        ``scale``, from Steadiness), since the next one would likely not finish. Never with
+        `go movetime`, whose time is to be used: the hard limit stops the search and a
+        partly searched iteration still counts."""
+        return (not self.fixed and self.soft is not None
+                and self.elapsed() > self.soft * 0.55 * scale)
+
+
+class Steadiness:
+    """How settled the search looks after each iteration, as a factor on the soft budget:
+    more time while the best move keeps changing or the score falls, less once both hold
+    (Stockfish's best-move instability and falling eval, on finished iterations)."""
+
+    def __init__(self):
+        self.best = None
+        self.changes = 0.0          # best-move changes, halved every iteration
+        self.scores: list = []
+
+    def update(self, move, score: int) -> float:
+        self.changes /= 2
+        if self.best is not None and move != self.best:
+            self.changes += 1
+        self.best = move
+        self.scores.append(score)
+        past = self.scores[max(len(self.scores) - 4, 0)]
+        falling = min(max(1 + (past - score) / 200, 0.75), 1.5)
+        return (0.8 + 0.6 * self.changes) * falling
 
 
 def think(searcher, board, ev, tt, limits: GoLimits, multipv: int, overhead_ms: int,
@@ -165,6 +188,7 @@ def _deepen(searcher, limits, multipv, strength, on_info, clock, tt) -> list:
     max_depth = min(limits.depth or MAX_DEPTH, strength.max_depth or MAX_DEPTH, MAX_DEPTH)
     lines: list = []                     # [(score, pv)] of the last finished depth
     prev_scores: dict = {}
+    steadiness, scale = Steadiness(), 1.0
     for depth in range(1, max_depth + 1):
         found = []
         searcher.clear_skips()
@@ -184,7 +208,8 @@ def _deepen(searcher, limits, multipv, strength, on_info, clock, tt) -> list:
             prev_scores = {k: s for k, (s, _) in enumerate(found)}
             for k, (score, pv) in enumerate(found):
                 on_info(_info(searcher, clock, tt, depth, k + 1 if nlines > 1 else 1, score, "", pv))
-        if searcher.stopped or clock.out_of_soft_time():
+            scale = steadiness.update(lines[0][1][0] if lines[0][1] else None, lines[0][0])
+        if searcher.stopped or clock.out_of_soft_time(scale):
             break
         if limits.mate and lines and lines[0][0] > MATE_BOUND and \
                 (MATE - lines[0][0] + 1) // 2 <= limits.mate:

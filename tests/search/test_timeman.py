@@ -101,3 +101,36 @@ def test_another_iteration_starts_late_only_under_movetime(limits, max_think, st
     clock.start -= clock.soft * 0.6
     assert clock.out_of_soft_time() == stops_early
     assert allocate(limits, 0, OVERHEAD_MS, max_think).fixed == (not stops_early)
+
+
+def test_steadiness_gives_time_to_unsettled_searches():
+    """The factor on the soft budget falls below 1 while the best move and score hold,
+    rises above 1 when the best move changes or the score drops, and fades back as the
+    new move holds."""
+    from engine.deepening import Steadiness
+    steady = Steadiness()
+    factors = [steady.update("e2e4", 20) for _ in range(6)]
+    assert factors[-1] < 1.0
+    changed = steady.update("d2d4", 20)
+    assert changed > 1.0
+    assert steady.update("d2d4", 20) < changed
+    falling = Steadiness()
+    for _ in range(4):
+        falling.update("e2e4", 20)
+    assert falling.update("e2e4", -80) > steady.update("d2d4", 20)
+    rising = Steadiness()
+    assert min(rising.update("e2e4", s) for s in (0, 100, 200, 300, 2000)) >= 0.8 * 0.75
+
+
+def test_a_scaled_soft_budget_lets_another_iteration_start():
+    """An unsettled search (scale above 1) may start an iteration past 55 % of the soft
+    budget; a settled one (below 1) stops sooner."""
+    from engine.deepening import Clock
+    clock = Clock(_Searcher(), GoLimits(wtime=10000, btime=10000, winc=100, binc=100), 0,
+                  OVERHEAD_MS, None)
+    clock.start -= clock.soft * 0.6
+    assert clock.out_of_soft_time(1.0)
+    assert not clock.out_of_soft_time(1.5)
+    clock.start += clock.soft * 0.2
+    assert not clock.out_of_soft_time(1.0)
+    assert clock.out_of_soft_time(0.7)
