@@ -17,7 +17,9 @@ class Budget:
 
 
 SAFETY = 0.005              # seconds kept back besides the move overhead
-DEFAULT_MOVES_TO_GO = 24    # a sudden-death game is assumed to last this many more moves
+DEFAULT_MOVES_TO_GO = 18    # a sudden-death game is assumed to last this many more moves,
+SLOW_MOVES_TO_GO = 24       # or this many when the increment cannot pay the overhead: then
+                            # nothing refills the clock, and a long game must still end in time
 
 
 def allocate(limits, side: int, overhead_ms: int, max_think: float | None = None) -> Budget:
@@ -33,7 +35,8 @@ def allocate(limits, side: int, overhead_ms: int, max_think: float | None = None
     if clock is None:
         return _cap(Budget(None, None), max_think)
     inc = ((limits.winc if side == 0 else limits.binc) or 0) / 1000.0
-    mtg = limits.movestogo if limits.movestogo else DEFAULT_MOVES_TO_GO
+    mtg = limits.movestogo or (DEFAULT_MOVES_TO_GO if 0 < inc and overhead <= inc
+                                else SLOW_MOVES_TO_GO)
     mtg = max(min(mtg, 60), 1)
     # What the next mtg moves may use together: the clock plus the increments still to
     # come, less the overhead every one of those moves will cost (Stockfish's formula).

@@ -58,15 +58,29 @@ def test_a_drained_clock_is_rebuilt_by_the_increment():
 
 
 def test_budgets_at_common_time_controls():
-    """10+0.1 thinks about a twentieth of the clock (the increments to come count); 60+0
+    """10+0.1 thinks about a sixteenth of the clock (the increments to come count); 60+0
     about a twenty-fourth; the hard budget is a few times the soft one, never more than a
     third of the clock."""
     b = allocate(GoLimits(wtime=10000, btime=10000, winc=100, binc=100), 0, OVERHEAD_MS)
-    assert 0.4 < b.soft < 0.55 and b.soft < b.hard <= 0.35 * 10
+    assert 0.55 < b.soft < 0.7 and b.soft < b.hard <= 0.35 * 10
     b = allocate(GoLimits(wtime=60000, btime=60000), 0, OVERHEAD_MS)
     assert 2.2 < b.soft < 2.7 and b.hard <= 0.35 * 60
     b = allocate(GoLimits(wtime=60000, btime=60000, movestogo=1), 0, OVERHEAD_MS)
     assert b.hard <= 60 - OVERHEAD_MS / 1000 and b.soft > 30
+
+
+def test_an_increment_that_pays_the_overhead_lets_moves_think_longer():
+    """Sudden death shares the clock over 18 moves when the increment pays each move's
+    overhead, over 24 when it does not (nothing refills the clock then)."""
+    from engine.timeman import DEFAULT_MOVES_TO_GO, SLOW_MOVES_TO_GO
+    assert DEFAULT_MOVES_TO_GO < SLOW_MOVES_TO_GO
+    paid = allocate(GoLimits(wtime=60000, btime=60000, winc=OVERHEAD_MS, binc=OVERHEAD_MS),
+                    0, OVERHEAD_MS)
+    unpaid = allocate(GoLimits(wtime=60000, btime=60000, winc=OVERHEAD_MS - 1,
+                               binc=OVERHEAD_MS - 1), 0, OVERHEAD_MS)
+    bare = allocate(GoLimits(wtime=60000, btime=60000), 0, 0)
+    assert paid.soft > 1.3 * unpaid.soft
+    assert bare.soft == pytest.approx((60 - 0.005) / SLOW_MOVES_TO_GO)   # no overhead: none kept
 
 
 def test_movetime_and_no_clock():
