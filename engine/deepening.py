@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 from engine import timeman
@@ -132,7 +133,7 @@ class Steadiness:
     def __init__(self):
         self.best = None
         self.changes = 0.0          # best-move changes, halved every iteration
-        self.scores: list = []
+        self.scores = deque(maxlen=4)   # this iteration's score and the three before
 
     def update(self, move, score: int) -> float:
         self.changes /= 2
@@ -140,8 +141,7 @@ class Steadiness:
             self.changes += 1
         self.best = move
         self.scores.append(score)
-        past = self.scores[max(len(self.scores) - 4, 0)]
-        falling = min(max(1 + (past - score) / 200, 0.75), 1.5)
+        falling = min(max(1 + (self.scores[0] - score) / 200, 0.75), 1.5)
         return (0.8 + 0.6 * self.changes) * falling
 
 

@@ -108,11 +108,12 @@ class _Searcher:
 def test_another_iteration_starts_late_only_under_movetime(limits, max_think, stops_early):
     """Past 55 % of the soft budget a clocked search starts no new iteration (it would
     likely not finish); a `go movetime` search keeps deepening until the hard limit
-    stops it. The clock's start is moved back instead of waiting."""
+    stops it. The elapsed time is set, not waited for."""
     from engine.deepening import Clock
     clock = Clock(_Searcher(), limits, 0, OVERHEAD_MS, max_think)
+    clock.elapsed = lambda: 0.0
     assert not clock.out_of_soft_time()
-    clock.start -= clock.soft * 0.6
+    clock.elapsed = lambda: clock.soft * 0.6
     assert clock.out_of_soft_time() == stops_early
     assert allocate(limits, 0, OVERHEAD_MS, max_think).fixed == (not stops_early)
 
