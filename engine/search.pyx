@@ -19,8 +19,8 @@ from engine.position cimport pawn_attacker, pos_make, pos_unmake, pos_make_null,
     pos_in_check, pos_repetitions, pos_attacked, pos_attach_net
 from engine.movegen cimport generate_moves, generate_noisy
 from engine.evaluate cimport evaluate, EvalTables
-from engine.tt cimport tt_probe, tt_store, TTEntry, TranspositionTable, BOUND_EXACT, \
-    BOUND_LOWER, BOUND_UPPER
+from engine.tt cimport tt_probe, tt_prefetch, tt_store, TTEntry, TranspositionTable, \
+    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
 from engine.board cimport Board, uci_text
 from engine.searchkit cimport SearchLimits, limits_reset, enter_node, is_noisy, mvv_lva, pick, \
     history_add, history_age, bound_of, bound_cuts
@@ -292,6 +292,7 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply, bint in_check) noex
         if not in_check and scores[i] < GOOD_CAPTURE:
             break                       # the rest lose material by SEE
         pos_make(p, m)
+        tt_prefetch(s.tt, p.key)
         score = -qsearch(s, -beta, -alpha, ply + 1, s.checks and pos_in_check(p))
         pos_unmake(p)
         if s.lim.stop:
@@ -372,6 +373,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
         if not pv_node and null_ok and not excluded and depth >= 3 and static_eval >= beta and has_pieces(p, p.side):
             r = 3 + depth // 4
             pos_make_null(p)
+            tt_prefetch(s.tt, p.key)
             score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, False,
                             s.checks and pos_in_check(p))
             pos_unmake_null(p)
@@ -426,6 +428,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
             elif see_below(p, s.ev, m, -25 * depth * depth):
                 continue
         pos_make(p, m)
+        tt_prefetch(s.tt, p.key)
         gives_check = s.checks and pos_in_check(p)
         if not pv_node and not in_check and not gives_check and not noisy and searched > 0 \
                 and depth <= 3 and best > -MATE_BOUND and static_eval + 120 + 100 * depth <= alpha:
