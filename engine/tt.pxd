@@ -21,7 +21,14 @@ cdef struct TTRec:
     uint8_t generation
 
 cdef extern from *:
-    void __builtin_prefetch(const void* addr) noexcept nogil
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define QUANTUM_PREFETCH(addr) __builtin_prefetch(addr)
+    #else
+    #define QUANTUM_PREFETCH(addr) ((void) (addr))
+    #endif
+    """
+    void QUANTUM_PREFETCH(const void* addr) noexcept nogil   # other compilers: no hint
 
 cdef TTEntry* tt_probe(TTRec* tt, key_t key) noexcept nogil
 cdef void tt_store(TTRec* tt, key_t key, move_t move, int score, int depth, int bound) noexcept nogil
@@ -29,7 +36,7 @@ cdef void tt_store(TTRec* tt, key_t key, move_t move, int score, int depth, int 
 cdef inline void tt_prefetch(TTRec* tt, key_t key) noexcept nogil:
     """Start loading key's bucket into the cache: called right after a move is made, the
     load overlaps the child's first work instead of stalling its probe."""
-    __builtin_prefetch(&tt.table[(key & (tt.nbuckets - 1)) * 2])
+    QUANTUM_PREFETCH(&tt.table[(key & (tt.nbuckets - 1)) * 2])
 
 
 cdef class TranspositionTable:
