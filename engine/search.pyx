@@ -51,15 +51,12 @@ cdef int piece_value(const EvalRec* e, const TablesRec* t, piece_t pc) noexcept 
     return e.value[type_of(pc)]
 
 
-cdef int least_attacker(PosRec* p, const EvalRec* e, int cell, int by,
-                        const int* ray) noexcept nogil:
-    """Cell of the cheapest piece of ``by`` attacking cell on the current board, or -1.
-    ray[i] is the first occupied cell from cell along slide vector i (see keeps it)."""
+cdef int cheapest_leaper(const PosRec* p, const EvalRec* e, int cell, int by,
+                         int* value) noexcept nogil:
+    """Cell of the cheapest leaper of ``by`` attacking cell, or -1; its value goes to
+    *value (ROYAL_VALUE + 1 when there is none)."""
     cdef const TablesRec* t = p.t
     cdef int i, v, c, best = -1, best_val = ROYAL_VALUE + 1, val
-    c = pawn_attacker(p, cell, by)
-    if c != NO_CELL:
-        return c
     for i in range(t.n_leap_vecs):
         v = t.leap_vecs[i]
         c = t.nxt[cell][v]
@@ -67,13 +64,37 @@ cdef int least_attacker(PosRec* p, const EvalRec* e, int cell, int by,
             val = piece_value(e, t, p.board[c])
             if val < best_val:
                 best, best_val = c, val
+    value[0] = best_val
+    return best
+
+
+cdef int cheaper_slider(const PosRec* p, const EvalRec* e, int by, const int* ray,
+                        int* value) noexcept nogil:
+    """Cell of the cheapest slider of ``by`` that attacks along the rays and is worth less
+    than *value (which it then lowers), or -1. ray[i] is the first occupied cell from the
+    target along slide vector i."""
+    cdef const TablesRec* t = p.t
+    cdef int i, c, best = -1, val
     for i in range(t.n_slide_vecs):
         c = ray[i]
         if c != NO_CELL and (t.slide_attackers[by][t.slide_vecs[i]] >> p.board[c]) & 1:
             val = piece_value(e, t, p.board[c])
-            if val < best_val:
-                best, best_val = c, val
+            if val < value[0]:
+                best, value[0] = c, val
     return best
+
+
+cdef int least_attacker(PosRec* p, const EvalRec* e, int cell, int by,
+                        const int* ray) noexcept nogil:
+    """Cell of the cheapest piece of ``by`` attacking cell on the current board, or -1:
+    a pawn first, then leapers, then sliders (ties go to the earlier)."""
+    cdef int c, s, val
+    c = pawn_attacker(p, cell, by)
+    if c != NO_CELL:
+        return c
+    c = cheapest_leaper(p, e, cell, by, &val)
+    s = cheaper_slider(p, e, by, ray, &val)
+    return s if s >= 0 else c
 
 
 cdef inline int ray_end(const PosRec* p, int c, int v) noexcept nogil:
@@ -84,65 +105,104 @@ cdef inline int ray_end(const PosRec* p, int c, int v) noexcept nogil:
     return c
 
 
-cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
-    """Static exchange evaluation of a capture: material won (negative: lost) when both
-    sides keep recapturing on the target with their cheapest piece (x-rays included)."""
+cdef inline void fill_rays(const PosRec* p, int cell, int* ray) noexcept nogil:
+    cdef int i
+    for i in range(p.t.n_slide_vecs):
+        ray[i] = ray_end(p, cell, p.t.slide_vecs[i])
+
+
+cdef inline void open_xrays(const PosRec* p, int c, int* ray) noexcept nogil:
+    """The piece on c left the exchange: a ray that ended on it now runs on behind it."""
+    cdef int i
+    for i in range(p.t.n_slide_vecs):
+        if ray[i] == c:
+            ray[i] = ray_end(p, c, p.t.slide_vecs[i])
+
+
+cdef int exchange_start(PosRec* p, move_t m, int* removed, piece_t* removed_pc) noexcept nogil:
+    """Play the capture m on the board for an exchange: the mover (and an en passant
+    victim) off, the target holding the capturer (the promoted piece for a promotion).
+    Returns how many cells ``removed`` saves for exchange_undo."""
     cdef const TablesRec* t = p.t
-    cdef int frm = move_from(m), to = move_to(m), kind = move_kind(m)
-    # Each step of the exchange takes a piece off the board for good, so there are at
-    # most 2 * MAX_PIECES of them, and as many removals plus the mover, an en passant
-    # victim and the target's first occupant.
-    cdef int gain[2 * MAX_PIECES + 1]
-    cdef int removed[2 * MAX_PIECES + 3]
-    cdef piece_t removed_pc[2 * MAX_PIECES + 3]
-    cdef int ray[MAX_VECTORS]
-    cdef int nrem = 0, d = 0, side, c, i, victim_cell = to
-    cdef piece_t on_to, mover = p.board[frm], victim
-    if kind == KIND_CASTLE:
-        return 0
-    if kind == KIND_EP:
+    cdef int frm = move_from(m), to = move_to(m), nrem = 1, victim_cell = to
+    cdef piece_t on_to = p.board[frm]
+    if move_kind(m) == KIND_EP:
         victim_cell = t.nxt[to][t.opp[t.pawn_push[p.side]]]
-    victim = p.board[victim_cell]
-    gain[0] = piece_value(e, t, victim) if victim else 0
-    on_to = mover
-    if kind == KIND_PROMO:
-        gain[0] += e.value[move_extra(m)] - e.value[t.pawn_type]
+    if move_kind(m) == KIND_PROMO:
         on_to = move_extra(m) | colour_bit(p.side)
-    # take the mover (and an en passant victim) off; the target holds the capturer
-    removed[nrem] = frm
-    removed_pc[nrem] = mover
-    nrem += 1
+    removed[0] = frm
+    removed_pc[0] = p.board[frm]
     p.board[frm] = 0
     if victim_cell != to:
         removed[nrem] = victim_cell
-        removed_pc[nrem] = victim
+        removed_pc[nrem] = p.board[victim_cell]
         nrem += 1
         p.board[victim_cell] = 0
     removed[nrem] = to
     removed_pc[nrem] = p.board[to]
-    nrem += 1
     p.board[to] = on_to
-    for i in range(t.n_slide_vecs):
-        ray[i] = ray_end(p, to, t.slide_vecs[i])
+    return nrem + 1
+
+
+cdef inline void exchange_undo(PosRec* p, const int* removed, const piece_t* removed_pc,
+                               int nrem) noexcept nogil:
+    while nrem > 0:
+        nrem -= 1
+        p.board[removed[nrem]] = removed_pc[nrem]
+
+
+cdef int move_gain(const PosRec* p, const EvalRec* e, move_t m, int* victim) noexcept nogil:
+    """What the move itself wins: its victim (whose value goes to *victim) and a
+    promotion's gain."""
+    cdef const TablesRec* t = p.t
+    cdef int kind = move_kind(m)
+    cdef piece_t on_to = p.board[move_to(m)]
+    victim[0] = 0
+    if kind == KIND_EP:
+        victim[0] = e.value[t.pawn_type]
+    elif on_to:
+        victim[0] = piece_value(e, t, on_to)
+    if kind == KIND_PROMO:
+        return victim[0] + e.value[move_extra(m)] - e.value[t.pawn_type]
+    return victim[0]
+
+
+# Each step of an exchange takes a piece off the board for good, so there are at most
+# 2 * MAX_PIECES of them, and as many removals plus the mover, an en passant victim and
+# the target's first occupant.
+cdef enum:
+    EXCHANGE_CELLS = 2 * MAX_PIECES + 3
+
+
+cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
+    """Static exchange evaluation of a capture: material won (negative: lost) when both
+    sides keep recapturing on the target with their cheapest piece (x-rays included)."""
+    cdef int to = move_to(m), victim
+    cdef int gain[2 * MAX_PIECES + 1]
+    cdef int removed[EXCHANGE_CELLS]
+    cdef piece_t removed_pc[EXCHANGE_CELLS]
+    cdef int ray[MAX_VECTORS]
+    cdef int nrem, d = 0, side, c
+    if move_kind(m) == KIND_CASTLE:
+        return 0
+    gain[0] = move_gain(p, e, m, &victim)
+    nrem = exchange_start(p, m, removed, removed_pc)
+    fill_rays(p, to, ray)
     side = p.side ^ 1
     while True:
         c = least_attacker(p, e, to, side, ray)
         if c < 0:
             break
         d += 1
-        gain[d] = piece_value(e, t, p.board[to]) - gain[d - 1]
+        gain[d] = piece_value(e, p.t, p.board[to]) - gain[d - 1]
         removed[nrem] = c
         removed_pc[nrem] = p.board[c]
         nrem += 1
         p.board[to] = p.board[c]
         p.board[c] = 0
-        for i in range(t.n_slide_vecs):   # an x-ray behind the piece that left
-            if ray[i] == c:
-                ray[i] = ray_end(p, c, t.slide_vecs[i])
+        open_xrays(p, c, ray)
         side ^= 1
-    while nrem > 0:
-        nrem -= 1
-        p.board[removed[nrem]] = removed_pc[nrem]
+    exchange_undo(p, removed, removed_pc, nrem)
     while d > 0:                        # each side may stop recapturing when it pays
         if gain[d] > -gain[d - 1]:
             gain[d - 1] = -gain[d]
@@ -151,26 +211,59 @@ cdef int see(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
 
 
 cdef bint see_below(PosRec* p, const EvalRec* e, move_t m, int threshold) noexcept nogil:
-    """Whether see(m) < threshold. The exchange is played out only when its bounds leave it
-    open: SEE is at most what the move itself wins (victim and promotion) and at least the
-    victim less the mover, which is all the opponent can take back."""
-    cdef const TablesRec* t = p.t
-    cdef int kind = move_kind(m), victim = 0, won
-    cdef piece_t on_to = p.board[move_to(m)]
-    if kind == KIND_CASTLE:
+    """Whether see(m) < threshold, exchanging only as far as the answer is open.
+
+    First the bounds: SEE is at most what the move itself wins and at least that less the
+    piece now on the target, all the opponent can take back. Then Stockfish's swap test:
+    ``swap`` is what the side that just captured stands to lose against the threshold;
+    ``res`` (1: SEE >= threshold) flips with each recapture, and the exchange stops as
+    soon as a side cannot gain by going on. Slide rays are walked only when a slider
+    could be the cheapest attacker that matters (pawns and leapers are looked at first)."""
+    cdef int to = move_to(m), victim, won, swap, res = 1, side, c, s, val
+    cdef int removed[EXCHANGE_CELLS]
+    cdef piece_t removed_pc[EXCHANGE_CELLS]
+    cdef int ray[MAX_VECTORS]
+    cdef int nrem
+    cdef bint rays = False
+    if move_kind(m) == KIND_CASTLE:
         return 0 < threshold
-    if kind == KIND_EP:
-        victim = e.value[t.pawn_type]
-    elif on_to:
-        victim = piece_value(e, t, on_to)
-    won = victim
-    if kind == KIND_PROMO:
-        won += e.value[move_extra(m)] - e.value[t.pawn_type]
+    won = move_gain(p, e, m, &victim)
     if won < threshold:
         return True
-    if victim - piece_value(e, t, p.board[move_from(m)]) >= threshold:
+    if victim - piece_value(e, p.t, p.board[move_from(m)]) >= threshold:
         return False
-    return see(p, e, m) < threshold
+    nrem = exchange_start(p, m, removed, removed_pc)
+    swap = piece_value(e, p.t, p.board[to]) - (won - threshold)
+    side = p.side
+    while True:
+        side ^= 1
+        c = pawn_attacker(p, to, side)
+        if c != NO_CELL:
+            val = piece_value(e, p.t, p.board[c])
+        else:
+            c = cheapest_leaper(p, e, to, side, &val)
+            if c < 0 or val - swap >= (res ^ 1):
+                # a cheaper slider could change the answer (with this leaper it stops)
+                if not rays:
+                    fill_rays(p, to, ray)
+                    rays = True
+                s = cheaper_slider(p, e, side, ray, &val)
+                if s >= 0:
+                    c = s
+            if c < 0:
+                break
+        res ^= 1
+        swap = val - swap
+        if swap < res:
+            break
+        removed[nrem] = c
+        removed_pc[nrem] = p.board[c]
+        nrem += 1
+        p.board[c] = 0
+        if rays:
+            open_xrays(p, c, ray)
+    exchange_undo(p, removed, removed_pc, nrem)
+    return not res
 
 
 # -- static evaluation, cached by key -------------------------------------------------------
