@@ -1,4 +1,5 @@
-# Transposition table: two-entry buckets of 16-byte entries, sized by the Hash option.
+# Transposition table: two-entry buckets of 16-byte entries (32 bytes, two to a cache line),
+# sized by the Hash option.
 from engine.types cimport key_t, move_t
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 
@@ -16,7 +17,8 @@ cdef struct TTEntry:
     uint8_t flags           # bound | generation << 2
 
 cdef struct TTRec:
-    TTEntry* table
+    TTEntry* table          # 64-byte aligned inside ``block``: a bucket never straddles cache lines
+    void* block             # what calloc returned (freed)
     uint64_t nbuckets       # power of two; bucket i holds entries 2i and 2i+1
     uint8_t generation
 

@@ -4,8 +4,12 @@ Entries are found by the full 64-bit key, so a hit is a real hit. A bucket holds
 entries; a new entry replaces the one of the same key, else the shallower or older one.
 Single-threaded search, so no locking or racy-entry handling is needed.
 """
+from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
+
+cdef enum:
+    CACHE_LINE = 64
 
 ENTRY_BYTES = sizeof(TTEntry)
 
@@ -50,26 +54,29 @@ cdef class TranspositionTable:
 
     def __cinit__(self, int mb=16):
         self.rec.table = NULL
+        self.rec.block = NULL
         self.rec.nbuckets = 0
         self.resize(mb)
 
     def __dealloc__(self):
-        free(self.rec.table)
+        free(self.rec.block)
 
     def resize(self, int mb):
         """A new, empty table of ``mb`` megabytes. The new one is allocated before the old
         one is freed: when that fails, MemoryError, and the old table stays as it was."""
         cdef uint64_t want = (<uint64_t> max(mb, 1)) * 1024 * 1024 // (2 * sizeof(TTEntry))
         cdef uint64_t n = 1
-        cdef TTEntry* table
+        cdef void* block
         while n * 2 <= want:
             n *= 2
-        table = <TTEntry*> calloc(n * 2, sizeof(TTEntry))
-        if table == NULL:
+        # a line more than the table, so that it can start on a line: calloc aligns to 16
+        block = calloc(n * 2 * sizeof(TTEntry) + CACHE_LINE, 1)
+        if block == NULL:
             raise MemoryError(f"cannot allocate a {mb} MB hash table; the "
                               f"{self.megabytes:g} MB table stays")
-        free(self.rec.table)
-        self.rec.table = table
+        free(self.rec.block)
+        self.rec.block = block
+        self.rec.table = <TTEntry*> ((<uintptr_t> block + CACHE_LINE - 1) & ~(<uintptr_t> (CACHE_LINE - 1)))
         self.rec.nbuckets = n
         self.rec.generation = 0
 
