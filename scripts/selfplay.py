@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from adapters.uci_engine import EngineError, UciEngine
 from engine.board import Board
 from engine.deepening import GoLimits
 from engine.engine import Engine
@@ -72,14 +73,15 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
                     ) -> Iterator[tuple[list[tuple[str, int]], str, int]]:
     """Games the reference engine plays against itself at the labeller's depth, for ever:
     per game (positions, result, plies) as ``play_games`` yields them, each score the one
-    of the search that chose the move there. Variety: 4-9 uniformly random plies from the
+    of the search that chose the move there; a game whose search fails (the engine stalls
+past its 60 s or dies) is dropped and the engine restarted. Variety: 4-9 uniformly random plies from the
     start, then a random move instead of the engine's with probability ``random_move``
     (the positions after such a blunder are ones a search meets too). A game whose score
     stays at 1000 cp or more for one side over 6 plies, or that reaches ``max_plies``, is
     adjudicated (won, drawn)."""
     rng = random.Random(seed)
     while True:
-        labeller.engine.new_game()
+        labeller.new_game()
         board = Board(variant)
         start = board.fen()
         for _ in range(rng.randint(4, 9)):
@@ -96,8 +98,13 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
             if len(board.move_stack) >= max_plies:
                 result = "1/2-1/2"
                 break
-            best, white_cp, mate = labeller.search(
-                f"position fen {start} moves {' '.join(board.move_stack)}", board.turn)
+            try:
+                best, white_cp, mate = labeller.search(
+                    f"position fen {start} moves {' '.join(board.move_stack)}", board.turn)
+            except EngineError:
+                labeller.restart()      # stalled or gone: a fresh engine, this game dropped
+                positions = None
+                break
             if best is None:
                 break
             if len(board.move_stack) >= 8 and not mate and not board.is_check() \
@@ -114,19 +121,32 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
             if rng.random() < random_move:
                 best = rng.choice(board.legal_moves())
             board.push(best)
-        yield positions, result or "1/2-1/2", len(board.move_stack)
+        if positions is not None:
+            yield positions, result or "1/2-1/2", len(board.move_stack)
 
 
 class Labeller:
     """A reference engine that scores positions at a fixed depth (White's view)."""
 
     def __init__(self, variant: str, command: str, depth: int):
-        from adapters.uci_engine import UciEngine
-        opts = {"UCI_Variant": variant} if variant != "chess" else {}
-        opts.update({"Threads": 1, "Hash": 16})
-        self.engine = UciEngine(command, options=opts)
+        self.options = {"UCI_Variant": variant} if variant != "chess" else {}
+        self.options.update({"Threads": 1, "Hash": 16})
+        self.command = command
+        self.engine = UciEngine(command, options=self.options)
         self.depth = depth
         self.count = 0
+
+    def new_game(self) -> None:
+        try:
+            self.engine.new_game()
+        except EngineError:
+            self.restart()
+
+    def restart(self) -> None:
+        """A fresh engine in place of one that stalled or died (hours of data generation
+        should not end on one stuck search)."""
+        self.engine.kill()
+        self.engine = UciEngine(self.command, options=self.options)
 
     def search(self, position: str, turn: str) -> tuple[str | None, int, bool]:
         """(best move, score from White's view, whether the score is a mate) of one search
@@ -141,7 +161,7 @@ class Labeller:
 
     def score(self, fen: str) -> int | None:
         if self.count % 500 == 0:
-            self.engine.new_game()
+            self.new_game()
         self.count += 1
         best, cp, _ = self.search(f"position fen {fen}", fen.split()[1])
         return None if best is None else cp

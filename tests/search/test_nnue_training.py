@@ -137,6 +137,39 @@ def test_reference_games_label_from_whites_view():
         lab.quit()
 
 
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
+def test_reference_games_survive_an_engine_that_dies():
+    """A search that fails mid-game (the engine stalled past its timeout or died) drops
+    that game and restarts the engine; an engine found dead between games is restarted
+    too. Hours of data generation do not end on one stuck search."""
+    from adapters.uci_engine import EngineError
+    from selfplay import Labeller, reference_games
+    lab = Labeller("chess", STOCKFISH, 3)
+    real_search, calls = lab.search, []
+
+    def failing_search(position, turn):
+        calls.append(position)
+        if len(calls) == 12:             # mid-game: after the random plies, 12 searches in
+            raise EngineError("stockfish did not answer in 60.0 s")
+        return real_search(position, turn)
+
+    lab.search = failing_search
+    try:
+        games = reference_games("chess", lab, seed=4, keep=1.0, random_move=0.0)
+        first_engine = lab.engine
+        positions, result, plies = next(games)
+        assert lab.engine is not first_engine and len(calls) > 12
+        # the game yielded began after the failure: its first search is the 13th
+        first_moves = calls[12].split(" moves ")[1].split()
+        assert plies > len(first_moves) >= 4 and positions
+        lab.engine.kill()                 # dead between games: new_game restarts it
+        dead = lab.engine
+        positions, result, plies = next(games)
+        assert lab.engine is not dead and result in ("1-0", "0-1", "1/2-1/2") and positions
+    finally:
+        lab.quit()
+
+
 def test_file_flip_rows_are_the_mirrored_positions():
     """--flip: a row entered across the middle file has the features of the position
     written mirrored (each rank reversed), on square boards; the hexagon has none."""
