@@ -68,6 +68,20 @@ def file_flip(geometry) -> list[int] | None:
     return [index[across[name[0]] + name[1:]] for name in names]
 
 
+def split_rows(files: list[Path]) -> tuple[list, list]:
+    """The rows of the data files, unparsed ([fen, result, own, label]), split into
+    (training, held out): the held-out rows are the last HOLD_OUT of each file."""
+    train, valid = [], []
+    for f in files:
+        with open(f) as fh:
+            rows = [parts for parts in (line.rstrip("\n").split("\t") for line in fh)
+                    if len(parts) == 4]
+        cut = len(rows) - int(len(rows) * HOLD_OUT)
+        train += rows[:cut]
+        valid += rows[cut:]
+    return train, valid
+
+
 def load_rows(feats: Features, files: list[Path], limit: int = 0, flip: bool = False):
     """Parse the data files into (training arrays, held-out arrays, held-out FENs). The held-out rows are
     the last HOLD_OUT of each file: a file holds games one after another, so these are
@@ -77,14 +91,7 @@ def load_rows(feats: Features, files: list[Path], limit: int = 0, flip: bool = F
     result (White's score, NaN if none). ``flip``: the training rows without castling
     rights also enter mirrored across the middle file, which changes nothing in the
     rules: twice the cells seen for the same positions (square boards only)."""
-    train, valid = [], []
-    for f in files:
-        with open(f) as fh:
-            rows = [parts for parts in (line.rstrip("\n").split("\t") for line in fh)
-                    if len(parts) == 4]
-        cut = len(rows) - int(len(rows) * HOLD_OUT)
-        train += rows[:cut]
-        valid += rows[cut:]
+    train, valid = split_rows(files)
     random.Random(7).shuffle(train)
     if limit:
         train = train[:limit]
@@ -299,6 +306,29 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
           f"mean |diff| {np.mean(diffs):.2f} cp, max {np.max(diffs):.2f} cp", flush=True)
     return {"held_out": held_out, "hand_loss": hand_loss, "mean_diff": float(np.mean(diffs)),
             "max_diff": float(np.max(diffs))}
+
+
+def held_out_loss(variant_name: str, files: list[Path], nets: dict, lam: float = 0.8,
+                  rows: int = 0) -> dict:
+    """The loss of each net file (and of the hand-written evaluation, key "hand") on the
+    same held-out rows of ``files`` (their last HOLD_OUT, ``rows`` of them if given), in
+    the engine's own integer arithmetic: nets trained on different data are compared on
+    the same positions. ``nets``: {name: path}."""
+    variant = load_variant(variant_name)
+    valid = split_rows(files)[1]
+    if rows:
+        valid = valid[:rows]
+    fens = [r[0] for r in valid]
+    stm = np.array([0 if fen.split()[1] == "w" else 1 for fen in fens], dtype=np.int8)
+    label = np.array([float(r[3]) for r in valid], dtype=np.float32)
+    result = np.array([RESULT[r[1]] for r in valid], dtype=np.float32)
+    tgt = targets(stm, label, result, lam)
+    scores = {"hand": hand_scores(variant_name, fens)}
+    for name, path in nets.items():
+        net = Net(Path(path).read_bytes(), variant, str(path))
+        scores[name] = np.array([net.evaluate(Board(variant_name, fen)) for fen in fens],
+                                dtype=np.float32)
+    return {name: float(np.mean((sigmoid(cp / 400.0) - tgt) ** 2)) for name, cp in scores.items()}
 
 
 def hand_scores(variant_name: str, fens: list[str]) -> np.ndarray:

@@ -22,7 +22,7 @@ from testkit import random_board
 
 pytest.importorskip("numpy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from nnuetrain import train  # noqa: E402
+from nnuetrain import held_out_loss, train  # noqa: E402
 
 
 VALUES = {"p": 100, "n": 300, "b": 300, "r": 500, "q": 900, "a": 700, "c": 800, "k": 0}
@@ -56,6 +56,11 @@ def test_trainer_learns_and_its_file_matches_the_float_model(tmp_path, variant, 
     assert report["mean_diff"] < 5 and report["max_diff"] < 30
     net = Net(out.read_bytes(), load_variant(variant))
     assert net.header["bucket_div"] == bucket_div
+    # `scripts/nnue loss` scores the written file on the trainer's held-out rows with the
+    # engine's arithmetic: the loss the trainer reported, but for rounding
+    losses = held_out_loss(variant, [data], {"net": out}, lam=1.0)
+    assert abs(losses["net"] - report["held_out"][-1]) < 0.05 * report["held_out"][-1]
+    assert losses["hand"] == pytest.approx(report["hand_loss"])
     # the net has learnt the label: clear advantages get the sign the hand evaluation gives
     agree = total = 0
     for line in rows[:600]:
