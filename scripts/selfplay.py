@@ -74,9 +74,10 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
     """Games the reference engine plays against itself at the labeller's depth, for ever:
     per game (positions, result, plies) as ``play_games`` yields them, each score the one
     of the search that chose the move there; a game whose search fails (the engine stalls
-past its 60 s or dies) is dropped and the engine restarted. Variety: 4-9 uniformly random plies from the
-    start, then a random move instead of the engine's with probability ``random_move``
-    (the positions after such a blunder are ones a search meets too). A game whose score
+    past its 60 s or dies) is dropped and the engine restarted. Variety: 4-9 uniformly
+    random plies from the start, then a random move instead of the engine's with
+    probability ``random_move`` (the positions after such a blunder are ones a search meets
+    too). A game whose score
     stays at 1000 cp or more for one side over 6 plies, or that reaches ``max_plies``, is
     adjudicated (won, drawn)."""
     rng = random.Random(seed)
