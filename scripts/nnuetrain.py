@@ -157,6 +157,30 @@ class Model:
         self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
         self.t = 0
 
+    def load(self, data: bytes) -> None:
+        """Start from a net file's weights (a warm start): its rows become this model's own
+        rows with the piece factors at zero, its integers are divided back into floats.
+        Its sizes must be this model's."""
+        (hlen,) = struct.unpack_from("<I", data, 4)
+        head = json.loads(data[8:8 + hlen])
+        if head["hidden"] != self.h or head["buckets"] != BUCKETS or head["scale"] != SCALE:
+            raise ValueError(f"the net has hidden {head['hidden']}, buckets {head['buckets']}, "
+                             f"scale {head['scale']}: this fit needs {self.h}, {BUCKETS}, {SCALE}")
+        self.bucket_div = head["bucket_div"]
+        at = 8 + hlen
+        parts = []
+        for count, dtype in ((self.nfeat * self.h, "<i2"), (self.h, "<i2"),
+                             (BUCKETS * 2 * self.h, "<i2"), (BUCKETS, "<i4")):
+            arr = np.frombuffer(data, dtype=dtype, count=count, offset=at)
+            parts.append(arr.astype(np.float32))
+            at += arr.nbytes
+        w1, b1, w2, b2 = parts
+        self.p["w1"][:self.nfeat] = w1.reshape(self.nfeat, self.h) / QA
+        self.p["f1"][:] = 0.0
+        self.p["b1"][:] = b1 / QA
+        self.p["w2"][:] = w2.reshape(BUCKETS, 2 * self.h) / QB
+        self.p["b2"][:] = b2 / (QA * QB)
+
     def rows(self):
         """Each feature's first-layer row as the engine adds it (own row plus its piece's
         factor row), with the padding row (all zero) last."""
@@ -259,8 +283,8 @@ def export(model: Model, variant, path: Path, meta: dict) -> bytes:
 
 def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: int,
           lam: float, batch: int, lr: float, seed: int, limit: int, flip: bool = False,
-          bucket_div: int = BUCKET_DIV) -> dict:
-    """Fit, write ``out`` and check it; the held-out loss per epoch and the engine's
+          bucket_div: int = BUCKET_DIV, init: Path | None = None) -> dict:
+    """Fit, write ``out`` and check it (from ``init``'s weights if given); the held-out loss per epoch and the engine's
     distance from the float model (mean and max, centipawns)."""
     variant = load_variant(variant_name)
     feats = Features(variant)
@@ -279,6 +303,11 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
           f"{hand_loss:.6f}", flush=True)
     rng = np.random.default_rng(seed)
     model = Model(feats.nfeat, feats.ncells, hidden, rng, bucket_div)
+    start = None
+    if init is not None:
+        model.load(Path(init).read_bytes())
+        start = model_loss(model, valid, v_tgt, batch)
+        print(f"starting from {init}: held out {start:.6f}", flush=True)
     held_out = []
     for epoch in range(1, epochs + 1):
         rate = lr * (0.3 if epoch > epochs * 0.6 else 1.0) * (0.3 if epoch > epochs * 0.85 else 1.0)
@@ -288,13 +317,11 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
         for s in range(0, n, batch):
             j = np.sort(order[s:s + batch])
             losses.append(model.step(iw[j], ib[j], stm[j], count[j], tgt[j], rate))
-        vl = np.mean([model.loss(v_iw[k:k + batch], v_ib[k:k + batch], v_stm[k:k + batch],
-                                 v_count[k:k + batch], v_tgt[k:k + batch])
-                      for k in range(0, len(v_stm), batch)])
+        vl = model_loss(model, valid, v_tgt, batch)
         held_out.append(float(vl))
         print(f"epoch {epoch}/{epochs}: train {np.mean(losses):.6f} held out {vl:.6f} "
               f"lr {rate:.5f} ({time.time() - t1:.0f} s)", flush=True)
-    meta = {"positions": n, "flip": flip, "epochs": epochs, "lambda": lam, "held_out_loss": round(float(vl), 6),
+    meta = {"positions": n, "flip": flip, **({"init": Path(init).name} if init else {}), "epochs": epochs, "lambda": lam, "held_out_loss": round(float(vl), 6),
             "data": [f.name for f in files]}
     data = export(model, variant, out, meta)
     net = Net(data, variant, str(out))
@@ -304,8 +331,16 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
     diffs = [abs(net.evaluate(Board(variant_name, fen)) - float(fl)) for fen, fl in zip(fens, floats)]
     print(f"wrote {out} ({len(data)} bytes); engine vs float model on {len(diffs)} positions: "
           f"mean |diff| {np.mean(diffs):.2f} cp, max {np.max(diffs):.2f} cp", flush=True)
-    return {"held_out": held_out, "hand_loss": hand_loss, "mean_diff": float(np.mean(diffs)),
+    return {"held_out": held_out, "start": start, "hand_loss": hand_loss, "mean_diff": float(np.mean(diffs)),
             "max_diff": float(np.max(diffs))}
+
+
+def model_loss(model: Model, valid, tgt, batch: int) -> float:
+    """The float model's loss on the held-out rows, in batches."""
+    v_iw, v_ib, v_stm, v_count = valid[:4]
+    return float(np.mean([model.loss(v_iw[k:k + batch], v_ib[k:k + batch], v_stm[k:k + batch],
+                                     v_count[k:k + batch], tgt[k:k + batch])
+                          for k in range(0, len(v_stm), batch)]))
 
 
 def held_out_loss(variant_name: str, files: list[Path], nets: dict, lam: float = 0.8,

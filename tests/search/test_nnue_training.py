@@ -61,6 +61,13 @@ def test_trainer_learns_and_its_file_matches_the_float_model(tmp_path, variant, 
     losses = held_out_loss(variant, [data], {"net": out}, lam=1.0)
     assert abs(losses["net"] - report["held_out"][-1]) < 0.05 * report["held_out"][-1]
     assert losses["hand"] == pytest.approx(report["hand_loss"])
+    # a warm start (--init) begins where the written file stands, its bucket split kept
+    again = tmp_path / "again.qnn"
+    warm = train(variant, [data], again, hidden=32, epochs=1, lam=1.0, batch=512,
+                 lr=1e-7, seed=2, limit=0, init=out)
+    assert abs(warm["start"] - report["held_out"][-1]) < 0.05 * report["held_out"][-1]
+    assert abs(warm["held_out"][-1] - warm["start"]) < 0.05 * warm["start"]
+    assert Net(again.read_bytes(), load_variant(variant)).header["bucket_div"] == bucket_div
     # the net has learnt the label: clear advantages get the sign the hand evaluation gives
     agree = total = 0
     for line in rows[:600]:
