@@ -15,7 +15,7 @@ decisions, the draw offer and the Quantum guide (docs/architecture.md, "Alea eng
 3. the choice: the best ordinary move, unless the castle joker beats it by
    ``CASTLE_MARGIN``, a free-move joker by ``WIN_MARGIN`` (``SAVE_MARGIN`` when the dice
    cannot save an attacked piece worth 3 or more and the joker move does: A22), or the
-   reroll as above. Jokers left are worth ``JOKER_CP``/``REROLL_CP``/``CASTLE_CP`` in the
+   reroll as above (never over such a rescue: A22 names the free-move joker). Jokers left are worth ``JOKER_CP``/``REROLL_CP``/``CASTLE_CP`` in the
    evaluation, so these values already pay for the joker spent;
 4. Beginner and Easy (A21; and a low ``UCI_Elo``) search every action with a full window
    and pick among the ordinary lines with ``engine.levels.choose``; the levels also cap
@@ -250,8 +250,8 @@ def decide(analysis: Analysis) -> None:
     for action, value in analysis.values.items():
         if action.kind in (JOKER, CASTLE) and value - _margin(analysis, action) > best_score:
             best, best_score = action, value - _margin(analysis, action)
-    if analysis.reroll_wins:
-        best = Action(REROLL)
+    if analysis.reroll_wins and best not in analysis.rescues:
+        best = Action(REROLL)           # A22 names the free-move joker for a rescue
     analysis.choice = best
     analysis.kind = best.kind if best is not None else MOVE
 

@@ -190,6 +190,20 @@ def test_saves_its_attacked_queen():
         s, parse_alea_token(move)[0]).board, move[2:4])
 
 
+def test_no_reroll_over_an_a22_rescue():
+    """decide: new dice that look better do not replace a free-move joker that rescues a
+    piece the dice cannot save (A22 names that joker); anywhere else they do."""
+    move, joker = alea.Action(alea.MOVE, "a1a2"), alea.Action(alea.JOKER, "d4f6")
+    rescue = aleasearch.Analysis(values={move: -300.0, joker: 40.0}, reroll=90.0,
+                                 reroll_wins=True, rescues=frozenset({joker}))
+    aleasearch.decide(rescue)
+    assert rescue.choice == joker
+    plain = aleasearch.Analysis(values={move: -300.0, joker: 40.0}, reroll=90.0,
+                                reroll_wins=True)
+    aleasearch.decide(plain)
+    assert plain.choice == alea.Action(alea.REROLL)
+
+
 def test_free_move_joker_saves_the_queen_only_when_the_dice_cannot():
     """A22: the dice (rook, bishop) cannot save the queen: a free-move joker does; with a
     queen die the plain move does and no joker is spent."""
