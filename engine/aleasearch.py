@@ -15,8 +15,9 @@ decisions, the draw offer and the Quantum guide (docs/architecture.md, "Alea eng
 3. the choice: the best ordinary move, unless the castle joker beats it by
    ``CASTLE_MARGIN``, a free-move joker by ``WIN_MARGIN`` (``SAVE_MARGIN`` when the dice
    cannot save an attacked piece worth 3 or more and the joker move does: A22), or the
-   reroll as above (never over such a rescue: A22 names the free-move joker). Jokers left are worth ``JOKER_CP``/``REROLL_CP``/``CASTLE_CP`` in the
-   evaluation, so these values already pay for the joker spent;
+   reroll as above (never over such a rescue: A22 names the free-move joker). Jokers
+   left are worth ``JOKER_CP``/``REROLL_CP``/``CASTLE_CP`` in the evaluation, so these
+   values already pay for the joker spent;
 4. Beginner and Easy (A21; and a low ``UCI_Elo``) search every action with a full window
    and pick among the ordinary lines with ``engine.levels.choose``; the levels also cap
    the depth (``LEVEL_DEPTH``) and the nodes (``engine.levels``).
