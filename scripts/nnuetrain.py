@@ -284,8 +284,8 @@ def export(model: Model, variant, path: Path, meta: dict) -> bytes:
 def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: int,
           lam: float, batch: int, lr: float, seed: int, limit: int, flip: bool = False,
           bucket_div: int = BUCKET_DIV, init: Path | None = None) -> dict:
-    """Fit, write ``out`` and check it (from ``init``'s weights if given); the held-out loss per epoch and the engine's
-    distance from the float model (mean and max, centipawns)."""
+    """Fit, write ``out`` and check it (from ``init``'s weights if given); the held-out
+    loss per epoch and the engine's distance from the float model (mean and max, cp)."""
     variant = load_variant(variant_name)
     feats = Features(variant)
     t0 = time.time()
@@ -321,7 +321,8 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
         held_out.append(float(vl))
         print(f"epoch {epoch}/{epochs}: train {np.mean(losses):.6f} held out {vl:.6f} "
               f"lr {rate:.5f} ({time.time() - t1:.0f} s)", flush=True)
-    meta = {"positions": n, "flip": flip, **({"init": Path(init).name} if init else {}), "epochs": epochs, "lambda": lam, "held_out_loss": round(float(vl), 6),
+    meta = {"positions": n, "flip": flip, **({"init": Path(init).name} if init else {}),
+            "epochs": epochs, "lambda": lam, "held_out_loss": round(float(vl), 6),
             "data": [f.name for f in files]}
     data = export(model, variant, out, meta)
     net = Net(data, variant, str(out))
@@ -331,8 +332,8 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
     diffs = [abs(net.evaluate(Board(variant_name, fen)) - float(fl)) for fen, fl in zip(fens, floats)]
     print(f"wrote {out} ({len(data)} bytes); engine vs float model on {len(diffs)} positions: "
           f"mean |diff| {np.mean(diffs):.2f} cp, max {np.max(diffs):.2f} cp", flush=True)
-    return {"held_out": held_out, "start": start, "hand_loss": hand_loss, "mean_diff": float(np.mean(diffs)),
-            "max_diff": float(np.max(diffs))}
+    return {"held_out": held_out, "start": start, "hand_loss": hand_loss,
+            "mean_diff": float(np.mean(diffs)), "max_diff": float(np.max(diffs))}
 
 
 def model_loss(model: Model, valid, tgt, batch: int) -> float:
