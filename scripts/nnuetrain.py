@@ -157,12 +157,13 @@ class Model:
         self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
         self.t = 0
 
-    def load(self, data: bytes) -> None:
+    def load(self, data: bytes, variant) -> None:
         """Start from a net file's weights (a warm start): its rows become this model's own
         rows with the piece factors at zero, its integers are divided back into floats.
-        Its sizes must be this model's."""
+        The engine's loader checks the file (its board, its bounds); its sizes must be this
+        model's."""
+        head = Net(data, variant).header
         (hlen,) = struct.unpack_from("<I", data, 4)
-        head = json.loads(data[8:8 + hlen])
         if head["hidden"] != self.h or head["buckets"] != BUCKETS or head["scale"] != SCALE:
             raise ValueError(f"the net has hidden {head['hidden']}, buckets {head['buckets']}, "
                              f"scale {head['scale']}: this fit needs {self.h}, {BUCKETS}, {SCALE}")
@@ -305,7 +306,7 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
     model = Model(feats.nfeat, feats.ncells, hidden, rng, bucket_div)
     start = None
     if init is not None:
-        model.load(Path(init).read_bytes())
+        model.load(Path(init).read_bytes(), variant)
         start = model_loss(model, valid, v_tgt, batch)
         print(f"starting from {init}: held out {start:.6f}", flush=True)
     held_out = []
@@ -318,11 +319,11 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
             j = np.sort(order[s:s + batch])
             losses.append(model.step(iw[j], ib[j], stm[j], count[j], tgt[j], rate))
         vl = model_loss(model, valid, v_tgt, batch)
-        held_out.append(float(vl))
+        held_out.append(vl)
         print(f"epoch {epoch}/{epochs}: train {np.mean(losses):.6f} held out {vl:.6f} "
               f"lr {rate:.5f} ({time.time() - t1:.0f} s)", flush=True)
     meta = {"positions": n, "flip": flip, **({"init": Path(init).name} if init else {}),
-            "epochs": epochs, "lambda": lam, "held_out_loss": round(float(vl), 6),
+            "epochs": epochs, "lambda": lam, "held_out_loss": round(vl, 6),
             "data": [f.name for f in files]}
     data = export(model, variant, out, meta)
     net = Net(data, variant, str(out))

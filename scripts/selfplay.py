@@ -77,9 +77,8 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
     past its 60 s or dies) is dropped and the engine restarted. Variety: 4-9 uniformly
     random plies from the start, then a random move instead of the engine's with
     probability ``random_move`` (the positions after such a blunder are ones a search meets
-    too). A game whose score
-    stays at 1000 cp or more for one side over 6 plies, or that reaches ``max_plies``, is
-    adjudicated (won, drawn)."""
+    too). A game whose score stays at 1000 cp or more for one side over 6 plies, or that
+    reaches ``max_plies``, is adjudicated (won, drawn)."""
     rng = random.Random(seed)
     while True:
         labeller.new_game()
