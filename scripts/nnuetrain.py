@@ -160,26 +160,32 @@ class Model:
     def load(self, data: bytes, variant) -> None:
         """Start from a net file's weights (a warm start): its rows become this model's own
         rows with the piece factors at zero, its integers are divided back into floats.
-        The engine's loader checks the file (its board, its bounds); its sizes must be this
-        model's."""
+        The engine's loader checks the file (its board, its bounds). A net with fewer
+        hidden units fills the first ones; the others keep their random first layer and
+        start with output weights of zero, so the model begins with the file's scores."""
         head = Net(data, variant).header
         (hlen,) = struct.unpack_from("<I", data, 4)
-        if head["hidden"] != self.h or head["buckets"] != BUCKETS or head["scale"] != SCALE:
-            raise ValueError(f"the net has hidden {head['hidden']}, buckets {head['buckets']}, "
-                             f"scale {head['scale']}: this fit needs {self.h}, {BUCKETS}, {SCALE}")
+        h0, h = head["hidden"], self.h
+        if h0 > h or head["buckets"] != BUCKETS or head["scale"] != SCALE:
+            raise ValueError(f"the net has hidden {h0}, buckets {head['buckets']}, "
+                             f"scale {head['scale']}: this fit needs at most {h}, {BUCKETS}, "
+                             f"{SCALE}")
         self.bucket_div = head["bucket_div"]
         at = 8 + hlen
         parts = []
-        for count, dtype in ((self.nfeat * self.h, "<i2"), (self.h, "<i2"),
-                             (BUCKETS * 2 * self.h, "<i2"), (BUCKETS, "<i4")):
+        for count, dtype in ((self.nfeat * h0, "<i2"), (h0, "<i2"),
+                             (BUCKETS * 2 * h0, "<i2"), (BUCKETS, "<i4")):
             arr = np.frombuffer(data, dtype=dtype, count=count, offset=at)
             parts.append(arr.astype(np.float32))
             at += arr.nbytes
         w1, b1, w2, b2 = parts
-        self.p["w1"][:self.nfeat] = w1.reshape(self.nfeat, self.h) / QA
+        w2 = w2.reshape(BUCKETS, 2, h0) / QB
+        self.p["w1"][:self.nfeat, :h0] = w1.reshape(self.nfeat, h0) / QA
         self.p["f1"][:] = 0.0
-        self.p["b1"][:] = b1 / QA
-        self.p["w2"][:] = w2.reshape(BUCKETS, 2 * self.h) / QB
+        self.p["b1"][:h0] = b1 / QA
+        self.p["w2"][:] = 0.0
+        self.p["w2"][:, :h0] = w2[:, 0]
+        self.p["w2"][:, h:h + h0] = w2[:, 1]
         self.p["b2"][:] = b2 / (QA * QB)
 
     def rows(self):

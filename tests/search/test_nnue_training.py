@@ -68,6 +68,15 @@ def test_trainer_learns_and_its_file_matches_the_float_model(tmp_path, variant, 
     assert abs(warm["start"] - report["held_out"][-1]) < 0.05 * report["held_out"][-1]
     assert abs(warm["held_out"][-1] - warm["start"]) < 0.05 * warm["start"]
     assert Net(again.read_bytes(), load_variant(variant)).header["bucket_div"] == bucket_div
+    # a wider fit starts from the file too: its new hidden units begin silent
+    wide = tmp_path / "wide.qnn"
+    widened = train(variant, [data], wide, hidden=48, epochs=1, lam=1.0, batch=512,
+                    lr=1e-7, seed=3, limit=0, init=out)
+    assert abs(widened["start"] - report["held_out"][-1]) < 0.05 * report["held_out"][-1]
+    assert Net(wide.read_bytes(), load_variant(variant)).header["hidden"] == 48
+    with pytest.raises(ValueError, match="hidden 32"):
+        train(variant, [data], tmp_path / "narrow.qnn", hidden=16, epochs=1, lam=1.0,
+              batch=512, lr=1e-7, seed=3, limit=0, init=out)
     # the net has learnt the label: clear advantages get the sign the hand evaluation gives
     agree = total = 0
     for line in rows[:600]:
