@@ -136,6 +136,15 @@ cdef class Net:
     def hidden(self) -> int:
         return self.rec.hidden
 
+    def weights(self) -> tuple:
+        """(w1, b1, w2, b2) as the loader checked them, native-endian bytes of int16
+        (int32 for b2) in the file's order: the trainer's warm start reads these instead
+        of the file's layout."""
+        cdef Py_ssize_t h = self.rec.hidden, nb = self.rec.nbuckets
+        cdef Py_ssize_t nfeat = 2 * self.rec.ntypes * self.rec.ncells
+        return ((<char*> self.w1)[:nfeat * h * 2], (<char*> self.b1)[:h * 2],
+                (<char*> self.w2)[:nb * 2 * h * 2], (<char*> self.b2)[:nb * 4])
+
     def evaluate(self, Board board) -> int:
         """The net's score of ``board`` (side to move's view), its accumulators built
         from scratch: the reference the incremental updates are tested against."""

@@ -163,22 +163,16 @@ class Model:
         The engine's loader checks the file (its board, its bounds). A net with fewer
         hidden units fills the first ones; the others keep their random first layer and
         start with output weights of zero, so the model begins with the file's scores."""
-        head = Net(data, variant).header
-        (hlen,) = struct.unpack_from("<I", data, 4)
+        net = Net(data, variant)
+        head = net.header
         h0, h = head["hidden"], self.h
         if h0 > h or head["buckets"] != BUCKETS or head["scale"] != SCALE:
             raise ValueError(f"the net has hidden {h0}, buckets {head['buckets']}, "
                              f"scale {head['scale']}: this fit needs at most {h}, {BUCKETS}, "
                              f"{SCALE}")
         self.bucket_div = head["bucket_div"]
-        at = 8 + hlen
-        parts = []
-        for count, dtype in ((self.nfeat * h0, "<i2"), (h0, "<i2"),
-                             (BUCKETS * 2 * h0, "<i2"), (BUCKETS, "<i4")):
-            arr = np.frombuffer(data, dtype=dtype, count=count, offset=at)
-            parts.append(arr.astype(np.float32))
-            at += arr.nbytes
-        w1, b1, w2, b2 = parts
+        w1, b1, w2, b2 = (np.frombuffer(raw, dtype=dtype).astype(np.float32)
+                          for raw, dtype in zip(net.weights(), (np.int16,) * 3 + (np.int32,)))
         w2 = w2.reshape(BUCKETS, 2, h0) / QB
         self.p["w1"][:self.nfeat, :h0] = w1.reshape(self.nfeat, h0) / QA
         self.p["f1"][:] = 0.0
