@@ -362,11 +362,13 @@ def test_make_match_openings_writes_lines_the_match_reads(tmp_path):
 
 def test_conversion_counts_the_side_that_first_led(tmp_path):
     """scripts/conversion: White wins a pawn in both games; engine 1 is White in round 1
-    (converted) and engine 2 in round 2 (lost it). Nobody was ever two pawns up."""
+    (converted) and engine 2 in round 2 (lost it). Nobody was ever two pawns up. In round
+    3 White's pawn up lasts one ply (the queen takes back): no lead."""
     game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "{res}"]\n\n' \
-           '1. e2e4 d7d5 2. e4d5 {{a comment}} g8f6 {res}\n\n'
+           '1. e2e4 d7d5 2. e4d5 {{a comment}} {reply} {res}\n\n'
     pgn = tmp_path / "games.pgn"
-    pgn.write_text(game.format(r=1, res="1-0") + game.format(r=2, res="0-1"))
+    pgn.write_text(game.format(r=1, res="1-0", reply="g8f6") + game.format(r=2, res="0-1", reply="g8f6")
+                   + game.format(r=3, res="0-1", reply="d8d5"))
     proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"),
                            str(pgn), "--variant", "chess", "--lead", "1", "2"],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
