@@ -22,8 +22,8 @@ from engine.evaluate cimport evaluate, EvalTables
 from engine.tt cimport tt_probe, tt_prefetch, tt_store, TTEntry, TranspositionTable, \
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
 from engine.board cimport Board, uci_text
-from engine.searchkit cimport SearchLimits, limits_reset, enter_node, is_noisy, mvv_lva, pick, \
-    history_add, history_age, bound_of, bound_cuts
+from engine.searchkit cimport SearchLimits, limits_reset, enter_node, is_noisy, mvv_lva, \
+    best_from, bring, history_add, history_age, bound_of, bound_cuts
 
 cdef enum:
     ROYAL_VALUE = 20000     # SEE value of the royal piece: it captures last
@@ -277,29 +277,40 @@ cdef inline int static_eval_of(SearchRec* s) noexcept nogil:
     return slot.score
 
 
-# -- move ordering (is_noisy, mvv_lva, pick: searchkit.pxd) ---------------------------------
+# -- move ordering (is_noisy, mvv_lva, best_from, bring: searchkit.pxd) -------------------
 cdef void score_moves(SearchRec* s, move_t* moves, int* scores, int n, move_t tt_move,
                       int ply) noexcept nogil:
     cdef PosRec* p = s.pos
     cdef const EvalRec* e = s.ev
-    cdef int i, sc
+    cdef int i
     cdef move_t m
     for i in range(n):
         m = moves[i]
         if m == tt_move:
             scores[i] = TT_MOVE_SCORE
         elif is_noisy(p, m):
-            sc = mvv_lva(p, e, m)
-            if not see_below(p, e, m, 0):
-                scores[i] = GOOD_CAPTURE + sc
-            else:
-                scores[i] = BAD_CAPTURE + sc
+            scores[i] = GOOD_CAPTURE + mvv_lva(p, e, m)     # until pick_move looks at SEE
         elif m == s.killers[ply][0]:
             scores[i] = KILLER_1
         elif m == s.killers[ply][1]:
             scores[i] = KILLER_2
         else:
             scores[i] = s.history[p.side][move_from(m)][move_to(m)]
+
+
+cdef inline move_t pick_move(PosRec* p, const EvalRec* e, move_t* moves, int* scores, int n,
+                      int i) noexcept nogil:
+    """pick() with each noisy move's SEE looked at only when it would be picked: one that
+    loses material drops to the bad captures and the pick goes on. A cut-off usually
+    comes before most captures are reached, and the order is the one the SEE of every
+    capture up front would give (unchecked scores are never below their final ones)."""
+    cdef int best
+    while True:
+        best = best_from(scores, n, i)
+        if scores[best] <= KILLER_1 or scores[best] >= TT_MOVE_SCORE \
+                or not see_below(p, e, moves[best], 0):
+            return bring(moves, scores, i, best)
+        scores[best] += BAD_CAPTURE - GOOD_CAPTURE
 
 
 # -- mate scores in the table -------------------------------------------------------------
@@ -381,7 +392,7 @@ cdef int qsearch(SearchRec* s, int alpha, int beta, int ply, bint in_check) noex
         n = generate_noisy(p, moves)
     score_moves(s, moves, scores, n, tt_move, ply)
     for i in range(n):
-        m = pick(moves, scores, n, i)
+        m = pick_move(p, s.ev, moves, scores, n, i)
         if not in_check and scores[i] < GOOD_CAPTURE:
             break                       # the rest lose material by SEE
         pos_make(p, m)
@@ -486,7 +497,7 @@ cdef int search(SearchRec* s, int alpha, int beta, int depth, int ply, bint null
     score_moves(s, moves, scores, n, tt_move, ply)
     best = -INF
     for i in range(n):
-        m = pick(moves, scores, n, i)
+        m = pick_move(p, s.ev, moves, scores, n, i)
         if m == excluded:
             continue
         noisy = is_noisy(p, m)

@@ -67,14 +67,19 @@ cdef inline int mvv_lva(const PosRec* p, const EvalRec* e, move_t m) noexcept no
     return sc
 
 
-cdef inline move_t pick(move_t* moves, int* scores, int n, int i) noexcept nogil:
-    """Selection sort step: bring the best-scored remaining move to index i (the first of
-    equals wins)."""
-    cdef int j, best = i, sc
-    cdef move_t m
+cdef inline int best_from(const int* scores, int n, int i) noexcept nogil:
+    """Index of the best-scored move among i..n-1 (the first of equals wins)."""
+    cdef int j, best = i
     for j in range(i + 1, n):
         if scores[j] > scores[best]:
             best = j
+    return best
+
+
+cdef inline move_t bring(move_t* moves, int* scores, int i, int best) noexcept nogil:
+    """Swap the move at ``best`` (and its score) to index i and return it."""
+    cdef move_t m
+    cdef int sc
     if best != i:
         m = moves[i]
         moves[i] = moves[best]
@@ -83,6 +88,12 @@ cdef inline move_t pick(move_t* moves, int* scores, int n, int i) noexcept nogil
         scores[i] = scores[best]
         scores[best] = sc
     return moves[i]
+
+
+cdef inline move_t pick(move_t* moves, int* scores, int n, int i) noexcept nogil:
+    """Selection sort step: bring the best-scored remaining move to index i (the first of
+    equals wins)."""
+    return bring(moves, scores, i, best_from(scores, n, i))
 
 
 cdef inline void history_add(int* entry, int bonus) noexcept nogil:
