@@ -3,8 +3,8 @@ checks that make the arithmetic safe, and its value over a Board.
 
 A ``.qnn`` file holds one net for one board and piece set (docs/nnue.md): the magic
 ``QNN1``, a little-endian uint32 header length, a JSON header (board, pieces, hidden,
-buckets, bucket_div, scale, and what it was trained on), then the integer weights in
-order: w1 int16 [features][hidden], b1 int16 [hidden], w2 int16 [buckets][2 * hidden],
+buckets, bucket_div, scale, optionally king_buckets, and what it was trained on), then
+the integer weights in order: w1 int16 [features][hidden], b1 int16 [hidden], w2 int16 [buckets][2 * hidden],
 b2 int32 [buckets]. ``Net`` refuses a file whose sizes do not match its header or whose
 weights could overflow the integer arithmetic of nnue.pxd; the accumulator updates and the
 output then need no checks of their own.
@@ -18,7 +18,7 @@ from libc.string cimport memcpy
 from engine.types cimport MAX_PIECES
 from engine.board cimport Board
 from engine.position cimport PosRec, pos_attach_net, pos_net_score
-from engine.nnue cimport MAX_HIDDEN, MAX_BUCKETS
+from engine.nnue cimport MAX_HIDDEN, MAX_BUCKETS, MAX_KING_BUCKETS
 
 MAGIC = b"QNN1"
 INT32_LIMIT = 1 << 30
@@ -47,6 +47,21 @@ def board_signature(variant) -> dict:
     """What a net must have been trained for: the board and the piece letters by type."""
     return {"board": variant.geometry.kind, "cells": len(variant.geometry.names),
             "pieces": "".join(variant.letters[1:])}
+
+
+def king_bucket_map(header: dict, ncells: int, label: str) -> list:
+    """The header's ``king_buckets``: for each cell, the input block of a side whose own
+    king stands there (as that side sees the board, Black's cells mirrored); blocks
+    numbered from 0 with none skipped. Absent: one block, every cell 0."""
+    kmap = header.get("king_buckets")
+    if kmap is None:
+        return [0] * ncells
+    if (not isinstance(kmap, list) or len(kmap) != ncells
+            or not all(type(k) is int and 0 <= k < MAX_KING_BUCKETS for k in kmap)
+            or set(kmap) != set(range(max(kmap) + 1))):
+        raise NetError(f"{label}: king_buckets must give each of the {ncells} cells a "
+                       f"block 0..{MAX_KING_BUCKETS - 1}, none skipped")
+    return kmap
 
 
 cdef class Net:
@@ -85,7 +100,9 @@ cdef class Net:
             raise NetError(f"{label}: sizes out of range (hidden {hidden}, buckets {buckets})")
         ntypes = len(want["pieces"])
         ncells = want["cells"]
-        nfeat = 2 * ntypes * ncells
+        king_map = king_bucket_map(self.header, ncells, label)
+        nblocks = max(king_map) + 1
+        nfeat = nblocks * 2 * ntypes * ncells
         body = memoryview(data)[8 + hlen:]
         sizes = [nfeat * hidden * 2, hidden * 2, buckets * 2 * hidden * 2, buckets * 4]
         if len(body) != sum(sizes):
@@ -118,6 +135,10 @@ cdef class Net:
         self.rec.scale = scale
         for c, m in enumerate(mirror_cells(variant.geometry)):
             self.rec.mirror[c] = m
+        self.rec.king_buckets = nblocks
+        self.rec.block = 2 * ntypes * ncells
+        for c, k in enumerate(king_map):
+            self.rec.king_bucket[c] = k
         self.rec.w1 = self.w1
         self.rec.b1 = self.b1
         self.rec.w2 = self.w2
@@ -141,7 +162,7 @@ cdef class Net:
         (int32 for b2) in the file's order: the trainer's warm start reads these instead
         of the file's layout."""
         cdef Py_ssize_t h = self.rec.hidden, nb = self.rec.nbuckets
-        cdef Py_ssize_t nfeat = 2 * self.rec.ntypes * self.rec.ncells
+        cdef Py_ssize_t nfeat = self.rec.king_buckets * self.rec.block
         return ((<char*> self.w1)[:nfeat * h * 2], (<char*> self.b1)[:h * 2],
                 (<char*> self.w2)[:nb * 2 * h * 2], (<char*> self.b2)[:nb * 4])
 

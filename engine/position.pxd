@@ -32,6 +32,7 @@ cdef struct PosRec:
     int ply                 # entries used in hist
     const NetRec* nn        # the net whose accumulators follow every change, or NULL
     int16_t acc[2][MAX_HIDDEN]  # its accumulator seen from White, from Black
+    int acc_block[2]        # first w1 row of the king block each accumulator is built in
     UndoRec hist[MAX_HISTORY]
 
 cdef void pos_clear(PosRec* p, const TablesRec* t) noexcept nogil

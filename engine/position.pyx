@@ -7,7 +7,7 @@ restores the previous state exactly (key and clocks included).
 from engine.types cimport NO_CELL, WHITE, BLACK, KIND_DOUBLE, KIND_EP, KIND_CASTLE, \
     KIND_PROMO, move_from, move_to, move_extra, move_kind, colour_bit, colour_of, type_of
 from engine.tables cimport CastlingRec
-from engine.nnue cimport nn_feature, nn_add, nn_sub, nn_shift
+from engine.nnue cimport nn_feature, nn_block_start, nn_add, nn_sub, nn_shift
 
 
 cdef void pos_clear(PosRec* p, const TablesRec* t) noexcept nogil:
@@ -30,20 +30,42 @@ cdef void pos_clear(PosRec* p, const TablesRec* t) noexcept nogil:
     p.nn = NULL
 
 
+cdef inline int nn_row(const PosRec* p, int s, piece_t pc, int cell) noexcept nogil:
+    """Row of w1 for pc on cell in perspective s's accumulator (its king's block)."""
+    return nn_feature(p.nn, s, p.acc_block[s], pc, cell)
+
+
+cdef void nn_refresh(PosRec* p, int s) noexcept nogil:
+    """Build perspective s's accumulator from the pieces on the board, in the block of
+    its king's bucket (after a king move that changes it, rows cannot be shifted)."""
+    cdef const NetRec* nn = p.nn
+    cdef int side, i, c, k
+    p.acc_block[s] = nn_block_start(nn, s, p.king[s])
+    for k in range(nn.hidden):
+        p.acc[s][k] = nn.b1[k]
+    for side in range(2):
+        for i in range(p.pcount[side]):
+            c = p.plist[side][i]
+            nn_add(nn, p.acc[s], nn_row(p, s, p.board[c], c))
+
+
+cdef inline bint nn_rebucket(PosRec* p, int side) noexcept nogil:
+    """After side's king came, went or moved: rebuild side's accumulator if its king
+    bucket changed (True), else leave the row updates to the caller (False)."""
+    if p.nn.king_buckets > 1 and nn_block_start(p.nn, side, p.king[side]) != p.acc_block[side]:
+        nn_refresh(p, side)
+        return True
+    return False
+
+
 cdef void pos_attach_net(PosRec* p, const NetRec* nn) noexcept nogil:
     """Let ``nn``'s accumulators follow this position from now on (NULL: none), built
     here from the pieces on the board."""
-    cdef int s, side, i, c, k
     p.nn = nn
     if nn == NULL:
         return
-    for s in range(2):
-        for k in range(nn.hidden):
-            p.acc[s][k] = nn.b1[k]
-        for side in range(2):
-            for i in range(p.pcount[side]):
-                c = p.plist[side][i]
-                nn_add(nn, p.acc[s], nn_feature(nn, s, p.board[c], c))
+    nn_refresh(p, 0)
+    nn_refresh(p, 1)
 
 
 cdef void pos_put(PosRec* p, int cell, piece_t pc) noexcept nogil:
@@ -58,8 +80,9 @@ cdef void pos_put(PosRec* p, int cell, piece_t pc) noexcept nogil:
     if type_of(pc) == p.t.royal_type:
         p.king[side] = cell
     if p.nn != NULL:
-        nn_add(p.nn, p.acc[0], nn_feature(p.nn, 0, pc, cell))
-        nn_add(p.nn, p.acc[1], nn_feature(p.nn, 1, pc, cell))
+        if not (type_of(pc) == p.t.royal_type and nn_rebucket(p, side)):
+            nn_add(p.nn, p.acc[side], nn_row(p, side, pc, cell))
+        nn_add(p.nn, p.acc[side ^ 1], nn_row(p, side ^ 1, pc, cell))
 
 
 cdef void pos_remove(PosRec* p, int cell) noexcept nogil:
@@ -78,8 +101,9 @@ cdef void pos_remove(PosRec* p, int cell) noexcept nogil:
     if type_of(pc) == p.t.royal_type and p.king[side] == cell:
         p.king[side] = NO_CELL
     if p.nn != NULL:
-        nn_sub(p.nn, p.acc[0], nn_feature(p.nn, 0, pc, cell))
-        nn_sub(p.nn, p.acc[1], nn_feature(p.nn, 1, pc, cell))
+        if not (type_of(pc) == p.t.royal_type and nn_rebucket(p, side)):
+            nn_sub(p.nn, p.acc[side], nn_row(p, side, pc, cell))
+        nn_sub(p.nn, p.acc[side ^ 1], nn_row(p, side ^ 1, pc, cell))
 
 
 cdef inline void pos_shift(PosRec* p, int frm, int to) noexcept nogil:
@@ -96,8 +120,9 @@ cdef inline void pos_shift(PosRec* p, int frm, int to) noexcept nogil:
     if p.king[side] == frm:
         p.king[side] = to
     if p.nn != NULL:
-        nn_shift(p.nn, p.acc[0], nn_feature(p.nn, 0, pc, frm), nn_feature(p.nn, 0, pc, to))
-        nn_shift(p.nn, p.acc[1], nn_feature(p.nn, 1, pc, frm), nn_feature(p.nn, 1, pc, to))
+        if not (p.king[side] == to and nn_rebucket(p, side)):
+            nn_shift(p.nn, p.acc[side], nn_row(p, side, pc, frm), nn_row(p, side, pc, to))
+        nn_shift(p.nn, p.acc[side ^ 1], nn_row(p, side ^ 1, pc, frm), nn_row(p, side ^ 1, pc, to))
 
 
 cdef int pawn_attacker(const PosRec* p, int cell, int by) noexcept nogil:

@@ -36,23 +36,54 @@ HOLD_OUT = 0.05                  # of each file, its last rows: whole games the 
 HAND_ROWS = 20000                # held-out rows the hand-written evaluation is scored on
 
 
-class Features:
-    """Feature rows of positions for one variant: indices from White's and Black's view."""
+KING_LAYOUTS = ("none", "wings")
 
-    def __init__(self, variant):
+
+def king_layout(geometry, name: str) -> list[int] | None:
+    """The king buckets of a layout (the header's ``king_buckets``: for each cell, the
+    input block of a side whose king stands there, as that side sees the board), or None
+    for ``none``. ``wings`` (square boards): the king on its first rank or beyond it, on
+    the files of the king's wing (the right half from White's side) or the queen's:
+    castled short, castled long, and the two halves of the board in the endgame. Block 0
+    holds the start cell and the short castle's, so castling short keeps the block."""
+    if name == "none":
+        return None
+    if name != "wings" or geometry.kind != "square":
+        raise ValueError(f"king buckets {name!r}: one of {KING_LAYOUTS} (wings: square boards)")
+    files = sorted({n.rstrip("0123456789") for n in geometry.names})
+    right = set(files[len(files) // 2:])
+    return [(0 if n.rstrip("0123456789") in right else 1)
+            + (0 if n.lstrip("abcdefghijklmnopqrstuvwxyz") == "1" else 2)
+            for n in geometry.names]
+
+
+class Features:
+    """Feature rows of positions for one variant: indices from White's and Black's view,
+    each in the block of that side's king bucket (``king_buckets``: a layout's map)."""
+
+    def __init__(self, variant, king_buckets: list[int] | None = None):
         self.variant = variant
         self.ntypes = len(variant.letters) - 1
         self.ncells = len(variant.geometry.names)
-        self.nfeat = 2 * self.ntypes * self.ncells
+        self.block = 2 * self.ntypes * self.ncells
+        self.king_buckets = king_buckets
+        self.blocks = max(king_buckets) + 1 if king_buckets else 1
+        self.nfeat = self.blocks * self.block
         self.mirror = mirror_cells(variant.geometry)
         self.flip = file_flip(variant.geometry)
+        self.royal = variant.royal_type
 
     def of(self, pieces, persp: int) -> list[int]:
+        base = 0
+        if self.king_buckets:
+            king = [cell for cell, pc in pieces if (pc & 15) == self.royal and (pc >> 5) == persp]
+            if king:
+                base = self.block * self.king_buckets[king[0] if persp == 0 else self.mirror[king[0]]]
         out = []
         for cell, pc in pieces:
             rel = 0 if (pc >> 5) == persp else 1
             c = cell if persp == 0 else self.mirror[cell]
-            out.append((rel * self.ntypes + (pc & 15) - 1) * self.ncells + c)
+            out.append(base + (rel * self.ntypes + (pc & 15) - 1) * self.ncells + c)
         return out
 
 
@@ -136,21 +167,27 @@ class Model:
     """The net in floats. A feature's first-layer row is its own row plus the row of its
     (colour, piece type), shared by all its cells (a factoriser, as Stockfish's trainer
     has): what a piece is worth anywhere is learnt from every position that has one, so
-    cells seen rarely start from the piece's value instead of noise. Exported nets hold
-    the sums (``rows``), so the engine never sees the factor."""
+    cells seen rarely start from the piece's value instead of noise. With king buckets
+    (``blocks`` > 1) a row also adds the (colour, type, cell) row shared by every block
+    (``base``), so a block seen rarely starts from what all blocks know. Exported nets
+    hold the sums (``rows``), so the engine never sees the factors."""
 
     def __init__(self, nfeat: int, ncells: int, hidden: int, rng: np.random.Generator,
-                 bucket_div: int = BUCKET_DIV):
+                 bucket_div: int = BUCKET_DIV, blocks: int = 1):
         self.h = hidden
         self.bucket_div = bucket_div
         self.ncells = ncells
+        self.blocks = blocks
+        self.block = nfeat // blocks
         self.p = {
             "w1": (rng.standard_normal((nfeat + 1, hidden)) * (1.0 / np.sqrt(nfeat))).astype(np.float32),
-            "f1": np.zeros((nfeat // ncells, hidden), dtype=np.float32),
+            "f1": np.zeros((self.block // ncells, hidden), dtype=np.float32),
             "b1": np.full(hidden, 0.1, dtype=np.float32),
             "w2": (rng.standard_normal((BUCKETS, 2 * hidden)) * (1.0 / np.sqrt(2 * hidden))).astype(np.float32),
             "b2": np.zeros(BUCKETS, dtype=np.float32),
         }
+        if blocks > 1:
+            self.p["base"] = np.zeros((self.block, hidden), dtype=np.float32)
         self.p["w1"][nfeat] = 0.0
         self.nfeat = nfeat
         self.m = {k: np.zeros_like(v) for k, v in self.p.items()}
@@ -166,15 +203,21 @@ class Model:
         net = Net(data, variant)
         head = net.header
         h0, h = head["hidden"], self.h
-        if h0 > h or head["buckets"] != BUCKETS or head["scale"] != SCALE:
+        blocks0 = max(head.get("king_buckets") or [0]) + 1
+        if h0 > h or head["buckets"] != BUCKETS or head["scale"] != SCALE \
+                or blocks0 not in (1, self.blocks):
             raise ValueError(f"the net has hidden {h0}, buckets {head['buckets']}, "
-                             f"scale {head['scale']}: this fit needs at most {h}, {BUCKETS}, "
-                             f"{SCALE}")
+                             f"scale {head['scale']}, {blocks0} king blocks: this fit needs "
+                             f"at most {h}, {BUCKETS}, {SCALE}, 1 or {self.blocks}")
         self.bucket_div = head["bucket_div"]
         w1, b1, w2, b2 = (np.frombuffer(raw, dtype=dtype).astype(np.float32)
                           for raw, dtype in zip(net.weights(), (np.int16,) * 3 + (np.int32,)))
         w2 = w2.reshape(BUCKETS, 2, h0) / QB
-        self.p["w1"][:self.nfeat, :h0] = w1.reshape(self.nfeat, h0) / QA
+        if blocks0 == self.blocks:
+            self.p["w1"][:self.nfeat, :h0] = w1.reshape(self.nfeat, h0) / QA
+        else:                           # an unbucketed net: every block starts as it
+            self.p["w1"][:self.nfeat, :h0] = 0.0
+            self.p["base"][:, :h0] = w1.reshape(self.block, h0) / QA
         self.p["f1"][:] = 0.0
         self.p["b1"][:h0] = b1 / QA
         self.p["w2"][:] = 0.0
@@ -186,7 +229,10 @@ class Model:
         """Each feature's first-layer row as the engine adds it (own row plus its piece's
         factor row), with the padding row (all zero) last."""
         w = self.p["w1"].copy()
-        w[:self.nfeat] += np.repeat(self.p["f1"], self.ncells, axis=0)
+        shared = np.repeat(self.p["f1"], self.ncells, axis=0)
+        if self.blocks > 1:
+            shared = shared + self.p["base"]
+        w[:self.nfeat] += np.tile(shared, (self.blocks, 1))
         return w
 
     def onehot(self, idx):
@@ -228,7 +274,10 @@ class Model:
         daw = np.where(black, doth, down)
         dab = np.where(black, down, doth)
         g["w1"] = xw.T @ daw + xb.T @ dab
-        g["f1"] = g["w1"][:self.nfeat].reshape(-1, self.ncells, h).sum(1)
+        shared = g["w1"][:self.nfeat].reshape(self.blocks, self.block, h).sum(0)
+        if self.blocks > 1:
+            g["base"] = shared
+        g["f1"] = shared.reshape(-1, self.ncells, h).sum(1)
         g["b1"] = daw.sum(0) + dab.sum(0)
         return loss, g
 
@@ -266,10 +315,12 @@ def targets(stm, label, result, lam: float):
     return np.where(stm == 1, 1.0 - white, white).astype(np.float32)
 
 
-def export(model: Model, variant, path: Path, meta: dict) -> bytes:
+def export(model: Model, variant, path: Path, meta: dict, king_buckets=None) -> bytes:
     p = model.p
     header = dict(board_signature(variant), hidden=model.h, buckets=BUCKETS,
                   bucket_div=model.bucket_div, scale=SCALE, **meta)
+    if king_buckets:
+        header["king_buckets"] = king_buckets
     w1 = np.round(model.rows()[:model.nfeat] * QA).astype("<i2")
     b1 = np.round(p["b1"] * QA).astype("<i2")
     w2 = np.round(p["w2"] * QB).astype("<i2")
@@ -284,11 +335,14 @@ def export(model: Model, variant, path: Path, meta: dict) -> bytes:
 
 def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: int,
           lam: float, batch: int, lr: float, seed: int, limit: int, flip: bool = False,
-          bucket_div: int = BUCKET_DIV, init: Path | None = None) -> dict:
-    """Fit, write ``out`` and check it (from ``init``'s weights if given); the held-out
-    loss per epoch and the engine's distance from the float model (mean and max, cp)."""
+          bucket_div: int = BUCKET_DIV, init: Path | None = None,
+          king_buckets: str = "none") -> dict:
+    """Fit, write ``out`` and check it (from ``init``'s weights if given; an unbucketed
+    net may start a bucketed fit, every block a copy of it); the held-out loss per epoch
+    and the engine's distance from the float model (mean and max, cp)."""
     variant = load_variant(variant_name)
-    feats = Features(variant)
+    kmap = king_layout(variant.geometry, king_buckets)
+    feats = Features(variant, kmap)
     t0 = time.time()
     (iw, ib, stm, count, label, result), valid, valid_fens = load_rows(feats, files, limit=limit,
                                                                    flip=flip)
@@ -303,7 +357,7 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
     print(f"the hand-written evaluation on the first {len(hand)} held-out rows: loss "
           f"{hand_loss:.6f}", flush=True)
     rng = np.random.default_rng(seed)
-    model = Model(feats.nfeat, feats.ncells, hidden, rng, bucket_div)
+    model = Model(feats.nfeat, feats.ncells, hidden, rng, bucket_div, feats.blocks)
     start = None
     if init is not None:
         model.load(Path(init).read_bytes(), variant)
@@ -325,7 +379,7 @@ def train(variant_name: str, files: list[Path], out: Path, hidden: int, epochs: 
     meta = {"positions": n, "flip": flip, **({"init": Path(init).name} if init else {}),
             "epochs": epochs, "lambda": lam, "held_out_loss": round(vl, 6),
             "data": [f.name for f in files]}
-    data = export(model, variant, out, meta)
+    data = export(model, variant, out, meta, kmap)
     net = Net(data, variant, str(out))
     fens = _sample_fens(files, 300)
     a, b, side, count, _, _ = _arrays(feats, [(fen, "*", "0", "0") for fen in fens])

@@ -30,13 +30,17 @@ START_FENS = {
 }
 
 
-def random_net(variant, hidden=16, buckets=4, seed=1, w1=None, w2=None, b2=None) -> bytes:
-    """A net file with random weights inside the bounds engine/net.pyx checks."""
+def random_net(variant, hidden=16, buckets=4, seed=1, w1=None, w2=None, b2=None,
+               king_buckets=None) -> bytes:
+    """A net file with random weights inside the bounds engine/net.pyx checks;
+    ``king_buckets``: the header's map of input blocks by king cell (None: one block)."""
     rng = random.Random(seed)
     sig = board_signature(variant)
-    nfeat = 2 * len(sig["pieces"]) * sig["cells"]
+    blocks = max(king_buckets) + 1 if king_buckets else 1
+    nfeat = blocks * 2 * len(sig["pieces"]) * sig["cells"]
+    extra = {"king_buckets": king_buckets} if king_buckets is not None else {}
     head = json.dumps(dict(sig, hidden=hidden, buckets=buckets, bucket_div=8,
-                           scale=400)).encode()
+                           scale=400, **extra)).encode()
     w1 = w1 if w1 is not None else [rng.randint(-120, 120) for _ in range(nfeat * hidden)]
     b1 = [rng.randint(0, 200) for _ in range(hidden)]
     w2 = w2 if w2 is not None else [rng.randint(-2000, 2000) for _ in range(buckets * 2 * hidden)]
@@ -44,6 +48,13 @@ def random_net(variant, hidden=16, buckets=4, seed=1, w1=None, w2=None, b2=None)
     return (MAGIC + struct.pack("<I", len(head)) + head + struct.pack(f"<{len(w1)}h", *w1)
             + struct.pack(f"<{len(b1)}h", *b1) + struct.pack(f"<{len(w2)}h", *w2)
             + struct.pack(f"<{len(b2)}i", *b2))
+
+
+def with_header(data: bytes, **fields) -> bytes:
+    """A net file with its JSON header's ``fields`` changed, the weights kept."""
+    (hlen,) = struct.unpack_from("<I", data, 4)
+    head = json.dumps(dict(json.loads(data[8:8 + hlen]), **fields)).encode()
+    return MAGIC + struct.pack("<I", len(head)) + head + data[8 + hlen:]
 
 
 def random_game(board: Board, plies: int, rng: random.Random) -> list[str]:
@@ -69,12 +80,23 @@ def _takes(board: Board, move: str) -> bool:
     return after < before
 
 
+def king_cells(board: Board) -> list[int]:
+    royal = board.variant.letters.index("k")
+    return [c for c, pc in enumerate(board._placement()) if pc and pc & 15 == royal]
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
 @pytest.mark.parametrize("variant", sorted(START_FENS))
-def test_incremental_accumulators_match_scratch(variant):
+def test_incremental_accumulators_match_scratch(variant, blocks):
+    """With king buckets (3 blocks, neighbouring cells in different ones) nearly every
+    king move, castling and king capture changes a side's block: its accumulator is
+    rebuilt, the other side's rows shifted."""
     v = load_variant(variant)
-    net = Net(random_net(v, seed=len(variant)), v)
+    ncells = len(v.geometry.names)
+    kmap = [c % blocks for c in range(ncells)] if blocks > 1 else None
+    net = Net(random_net(v, seed=len(variant), king_buckets=kmap), v)
     rng = random.Random(7)
-    checked = 0
+    checked = rebucketed = 0
     for fen in START_FENS[variant]:
         for _ in range(6):
             start = Board(variant, fen)
@@ -83,13 +105,34 @@ def test_incremental_accumulators_match_scratch(variant):
             board = start.copy()
             scratch = []
             for m in moves:
+                kings = king_cells(board)
                 board.push(m)
+                rebucketed += kings != king_cells(board)
                 scratch.append(net.evaluate(board))
             assert forward == scratch
             before = [net.evaluate(start)] + scratch[:-1]
             assert back == list(reversed(before))
             checked += len(moves)
-    assert checked > 200
+    assert checked > 200 and rebucketed > 10
+
+
+def test_king_buckets_change_the_score():
+    """The same pieces with a king on a cell of another block score differently, and a
+    net whose blocks are copies of one block scores as that block alone (the bucket
+    indexes the rows, nothing else)."""
+    v = load_variant("chess")
+    rng = random.Random(5)
+    block = [rng.randint(-120, 120) for _ in range(2 * 6 * 64 * 16)]
+    kmap = [0 if c < 32 else 1 for c in range(64)]
+    plain = Net(random_net(v, seed=9, w1=block), v)
+    copied = Net(random_net(v, seed=9, w1=block + block, king_buckets=kmap), v)
+    other = Net(random_net(v, seed=9, w1=block + block[::-1], king_buckets=kmap), v)
+    a = Board("chess", "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1")
+    assert copied.evaluate(a) == plain.evaluate(a)
+    assert other.evaluate(a) == plain.evaluate(a)                   # both kings in block 0
+    b = Board("chess", "4k3/8/4K3/3q4/8/8/3Q4/8 w - - 0 1")          # White's king in block 1
+    assert copied.evaluate(b) == plain.evaluate(b)
+    assert other.evaluate(b) != plain.evaluate(b)
 
 
 def test_features_agree_with_python_chess_colour_flip():
@@ -129,6 +172,10 @@ def test_damaged_and_unsafe_files_are_refused():
     with pytest.raises(NetError, match="output bias"):
         Net(random_net(chess_v, b2=[1 << 30] * 4), chess_v)
     Net(random_net(chess_v, hidden=256, w2=[32767] * (4 * 512)), chess_v)   # 64-bit sums
+    Net(random_net(chess_v, king_buckets=[c // 16 for c in range(64)]), chess_v)
+    for kmap in ([0] * 63, [0, 2] * 32, [-1] + [0] * 63, [0.5] * 64, "0" * 64):
+        with pytest.raises(NetError, match="king_buckets"):
+            Net(with_header(good, king_buckets=kmap), chess_v)
 
 
 def test_every_variant_has_a_usable_net_or_none():

@@ -77,6 +77,20 @@ def test_trainer_learns_and_its_file_matches_the_float_model(tmp_path, variant, 
     with pytest.raises(ValueError, match="hidden 32"):
         train(variant, [data], tmp_path / "narrow.qnn", hidden=16, epochs=1, lam=1.0,
               batch=512, lr=1e-7, seed=3, limit=0, init=out)
+    # king buckets (square boards): a bucketed fit starts from the unbucketed file (every
+    # block a copy of it), its blocks then part, and the engine still scores its file as
+    # the float model does (the trainer's blocks are the engine's)
+    if variant == "chess":
+        kb = tmp_path / "kb.qnn"
+        bucketed = train(variant, [data], kb, hidden=32, epochs=1, lam=1.0, batch=512,
+                         lr=0.005, seed=4, limit=0, init=out, king_buckets="wings")
+        assert abs(bucketed["start"] - report["held_out"][-1]) < 0.05 * report["held_out"][-1]
+        assert bucketed["mean_diff"] < 5 and bucketed["max_diff"] < 30
+        assert len(set(Net(kb.read_bytes(), load_variant(variant)).header["king_buckets"])) == 4
+    else:
+        with pytest.raises(ValueError, match="square boards"):
+            train(variant, [data], tmp_path / "kb.qnn", hidden=32, epochs=1, lam=1.0,
+                  batch=512, lr=0.005, seed=4, limit=0, king_buckets="wings")
     # the net has learnt the label: clear advantages get the sign the hand evaluation gives
     agree = total = 0
     for line in rows[:600]:
@@ -90,13 +104,15 @@ def test_trainer_learns_and_its_file_matches_the_float_model(tmp_path, variant, 
     assert total > 50 and agree > 0.8 * total
 
 
-def test_trainer_gradients_match_finite_differences():
-    """Every parameter's analytic gradient, the piece factor's included, agrees with the
-    loss's central difference (in float64): the fit follows the loss it reports."""
+@pytest.mark.parametrize("layout", ["none", "wings"])
+def test_trainer_gradients_match_finite_differences(layout):
+    """Every parameter's analytic gradient, the piece factor's and the king blocks'
+    shared rows included, agrees with the loss's central difference (in float64): the fit
+    follows the loss it reports."""
     import numpy as np
-    from nnuetrain import Features, Model, _arrays, targets
+    from nnuetrain import Features, Model, _arrays, king_layout, targets
     variant = load_variant("chess")
-    feats = Features(variant)
+    feats = Features(variant, king_layout(variant.geometry, layout))
     rng = random.Random(3)
     rows = []
     while len(rows) < 48:
@@ -104,14 +120,15 @@ def test_trainer_gradients_match_finite_differences():
         rows.append((board.fen(), "1-0", "0", str(rng.randint(-600, 600))))
     iw, ib, stm, count, label, result = _arrays(feats, rows)
     tgt = targets(stm, label, result, 0.8).astype(np.float64)
-    model = Model(feats.nfeat, feats.ncells, 8, np.random.default_rng(2))
+    model = Model(feats.nfeat, feats.ncells, 8, np.random.default_rng(2), blocks=feats.blocks)
     prng = np.random.default_rng(4)
     for k in model.p:
         model.p[k] = (model.p[k] + prng.normal(0, 0.05, model.p[k].shape)).astype(np.float64)
     model.p["w1"][feats.nfeat] = 0.0
     _, g = model.grads(iw, ib, stm, count, tgt)
     checked = 0
-    for k in ("w1", "f1", "b1", "w2", "b2"):
+    params = ("w1", "f1", "b1", "w2", "b2") + (("base",) if layout != "none" else ())
+    for k in params:
         flat = np.abs(g[k]).ravel()
         for idx in np.argsort(flat)[-4:]:                 # the entries that move the loss most
             pos = np.unravel_index(idx, g[k].shape)
@@ -124,11 +141,14 @@ def test_trainer_gradients_match_finite_differences():
             numeric = (up - down) / 2e-5
             assert numeric == pytest.approx(g[k][pos], rel=2e-3, abs=1e-9), (k, pos)
             checked += 1
-    assert checked == 20
-    # the engine's rows are the feature's own row plus its piece's factor row
+    assert checked == 4 * len(params)
+    # the engine's rows are the feature's own row plus its piece's factor row (and, with
+    # king buckets, the row every block shares)
     rows_ = model.rows()
-    feature = (0 * feats.ntypes + 1) * feats.ncells + 28       # own piece type 1 on cell 28
-    assert rows_[feature] == pytest.approx(model.p["w1"][feature] + model.p["f1"][1])
+    cell = (0 * feats.ntypes + 1) * feats.ncells + 28          # own piece type 1 on cell 28
+    feature = (feats.blocks - 1) * feats.block + cell           # in the last block
+    shared = model.p["f1"][1] + (model.p["base"][cell] if layout != "none" else 0.0)
+    assert rows_[feature] == pytest.approx(model.p["w1"][feature] + shared)
 
 
 STOCKFISH = next((p for p in ["/usr/games/stockfish"] if Path(p).exists()), None)
