@@ -4,8 +4,8 @@ checks that make the arithmetic safe, and its value over a Board.
 A ``.qnn`` file holds one net for one board and piece set (docs/nnue.md): the magic
 ``QNN1``, a little-endian uint32 header length, a JSON header (board, pieces, hidden,
 buckets, bucket_div, scale, optionally king_buckets, and what it was trained on), then
-the integer weights in order: w1 int16 [features][hidden], b1 int16 [hidden], w2 int16 [buckets][2 * hidden],
-b2 int32 [buckets]. ``Net`` refuses a file whose sizes do not match its header or whose
+the integer weights in order: w1 int16 [features][hidden], b1 int16 [hidden], w2 int16
+[buckets][2 * hidden], b2 int32 [buckets]. ``Net`` refuses a file whose sizes do not match its header or whose
 weights could overflow the integer arithmetic of nnue.pxd; the accumulator updates and the
 output then need no checks of their own.
 """

@@ -4,8 +4,9 @@
 # Features: (relative colour, piece type, cell) seen from each side, Black's cells
 # mirrored rank-wise, in the block of that side's king bucket (the region its own king
 # stands in; one block when the net has no buckets); one accumulator per perspective; a
-# squared clipped ReLU; one output per material bucket. Integer weights; the bounds that keep the integers in range are
-# checked when a net loads (nnue.pyx, Net), so these loops need no overflow tests.
+# squared clipped ReLU; one output per material bucket. Integer weights; the bounds that
+# keep the integers in range are checked when a net loads (net.pyx, Net), so these loops
+# need no overflow tests.
 from libc.stdint cimport int16_t, int32_t
 from engine.types cimport MAX_CELLS, MAX_TYPES, TYPE_MASK, NO_CELL, colour_of, type_of
 

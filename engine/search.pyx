@@ -299,7 +299,7 @@ cdef void score_moves(SearchRec* s, move_t* moves, int* scores, int n, move_t tt
 
 
 cdef inline move_t pick_move(PosRec* p, const EvalRec* e, move_t* moves, int* scores, int n,
-                      int i) noexcept nogil:
+                             int i) noexcept nogil:
     """pick() with each noisy move's SEE looked at only when it would be picked: one that
     loses material drops to the bad captures and the pick goes on. A cut-off usually
     comes before most captures are reached, and the order is the one the SEE of every

@@ -76,9 +76,10 @@ class Features:
     def of(self, pieces, persp: int) -> list[int]:
         base = 0
         if self.king_buckets:
-            king = [cell for cell, pc in pieces if (pc & 15) == self.royal and (pc >> 5) == persp]
+            king = [c for c, pc in pieces if (pc & 15) == self.royal and (pc >> 5) == persp]
             if king:
-                base = self.block * self.king_buckets[king[0] if persp == 0 else self.mirror[king[0]]]
+                cell = king[0] if persp == 0 else self.mirror[king[0]]
+                base = self.block * self.king_buckets[cell]
         out = []
         for cell, pc in pieces:
             rel = 0 if (pc >> 5) == persp else 1

@@ -367,7 +367,8 @@ def test_conversion_counts_the_side_that_first_led(tmp_path):
     game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "{res}"]\n\n' \
            '1. e2e4 d7d5 2. e4d5 {{a comment}} {reply} {res}\n\n'
     pgn = tmp_path / "games.pgn"
-    pgn.write_text(game.format(r=1, res="1-0", reply="g8f6") + game.format(r=2, res="0-1", reply="g8f6")
+    pgn.write_text(game.format(r=1, res="1-0", reply="g8f6")
+                   + game.format(r=2, res="0-1", reply="g8f6")
                    + game.format(r=3, res="0-1", reply="d8d5"))
     proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"),
                            str(pgn), "--variant", "chess", "--lead", "1", "2"],
