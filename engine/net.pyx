@@ -157,6 +157,11 @@ cdef class Net:
     def hidden(self) -> int:
         return self.rec.hidden
 
+    @property
+    def king_blocks(self) -> int:
+        """Input blocks (1: no king buckets)."""
+        return self.rec.king_buckets
+
     def weights(self) -> tuple:
         """(w1, b1, w2, b2) as the loader checked them, native-endian bytes of int16
         (int32 for b2) in the file's order: the trainer's warm start reads these instead

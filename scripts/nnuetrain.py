@@ -50,11 +50,9 @@ def king_layout(geometry, name: str) -> list[int] | None:
         return None
     if name != "wings" or geometry.kind != "square":
         raise ValueError(f"king buckets {name!r}: one of {KING_LAYOUTS} (wings: square boards)")
-    files = sorted({n.rstrip("0123456789") for n in geometry.names})
-    right = set(files[len(files) // 2:])
-    return [(0 if n.rstrip("0123456789") in right else 1)
-            + (0 if n.lstrip("abcdefghijklmnopqrstuvwxyz") == "1" else 2)
-            for n in geometry.names]
+    half = len(geometry.files) // 2
+    return [(0 if x >= half else 1) + (0 if rank == 1 else 2)
+            for (x, _), rank in zip(geometry.coords, geometry.ranks)]
 
 
 class Features:
@@ -204,7 +202,7 @@ class Model:
         net = Net(data, variant)
         head = net.header
         h0, h = head["hidden"], self.h
-        blocks0 = max(head.get("king_buckets") or [0]) + 1
+        blocks0 = net.king_blocks
         if h0 > h or head["buckets"] != BUCKETS or head["scale"] != SCALE \
                 or blocks0 not in (1, self.blocks):
             raise ValueError(f"the net has hidden {h0}, buckets {head['buckets']}, "
