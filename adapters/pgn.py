@@ -32,11 +32,14 @@ or never started also carries that engine's last stderr lines (``rec.stderr``) a
 comment after the last move, one line each (indented, braces made parentheses):
 ``{engine1 stderr, last lines:\n  Traceback ...}``.
 
-``open_to_append`` opens a PGN file to add games at its end, keeping those already in it."""
+``open_to_append`` opens a PGN file to add games at its end, keeping those already in it.
+``coordinate_games`` reads back the games this module writes in coordinate moves (Fog of
+War, Grand, hex), for the measuring scripts."""
 from __future__ import annotations
 
 import datetime
 import os
+import re
 
 VARIANT_TAG = {"chess": "Standard", "grand": "Grand", "hexagonal": "Glinski",
                "fogofwar": "Fog of War", "alea": "Alea"}
@@ -68,6 +71,20 @@ def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_
     body = " ".join(part for part in (_movetext(rec, first_fen), _stderr_comment(rec),
                                       rec.result) if part)
     return f"{head}\n\n{body}\n"
+
+
+_COORDINATE_MOVE = re.compile(r"[a-l]\d+[a-l]\d+[qrbnk]?")
+
+
+def coordinate_games(text: str):
+    """``(round, result, moves)`` of each game of a PGN in coordinate moves (comments
+    dropped)."""
+    for chunk in text.split("[Event ")[1:]:
+        rnd = int(re.search(r'\[Round "(\d+)"\]', chunk).group(1))
+        result = re.search(r'\[Result "([^"]+)"\]', chunk).group(1)
+        body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
+        body = re.sub(r"\{[^}]*\}", " ", body)
+        yield rnd, result, [t for t in body.split() if _COORDINATE_MOVE.fullmatch(t)]
 
 
 def open_to_append(path):

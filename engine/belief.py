@@ -8,14 +8,21 @@ in between (docs/protocol.md, ``position fog``).
 The game starts from the standard start position, which is known, so the belief is
 tracked exactly as a set of *particles* (``engine.particles``): after each own move every
 particle is expanded by every opponent pseudo-legal move and only the children whose view
-for us equals the received one (lost cells included) are kept, once per position. Above
-``cap`` the set is sampled down uniformly with a seeded RNG. When it becomes empty -- the
+for us equals the received one (lost cells included) are kept, once per position. Each
+particle has a weight: how likely the opponent's moves that lead to it were, by a glance
+at each (``particles.move_priors``: the exchange a move starts and its piece-square gain,
+softmax at ``PRIOR_TEMPERATURE`` mixed with ``PRIOR_FLOOR`` of the uniform chance,
+fitted to the moves of 200 games: docs/strength.md): an opponent develops, takes and keeps its pieces safe
+far more often than it plays a random move, and a uniform belief missed the knight that
+took a queen. Above ``cap`` the set is sampled down uniformly with a seeded RNG, each kept
+particle keeping its weight (resampling by weight there collapsed the set onto a few
+particles that the next views then contradicted). When it becomes empty -- the
 true position was sampled away, or the history does not start at the game's first turn --
 it is rebuilt: the missing enemy material is placed on fogged cells at random, starting
 from the last particles (or the enemy's home cells) as a prior, and only the placements
 that show the current view are kept (:meth:`Belief.rebuild`). Every particle of the set
 is therefore always consistent with the last view; only a rebuilt set may lack the true
-position.
+position. Rebuilt particles weigh alike.
 """
 from __future__ import annotations
 
@@ -26,6 +33,7 @@ from dataclasses import dataclass
 
 from engine import particles
 from engine.board import Board
+from engine.eval_tables import eval_tables
 from engine.fog import View, view_board, view_moves
 from engine.notation import quote
 from engine.variant import Variant, load_variant
@@ -34,6 +42,8 @@ DEFAULT_CAP = 2000          # particles kept after a step: ~10 ms to expand (~0.
 REPLAY_CAP = 300            # for the steps of a long history replayed at once (restart)
 REBUILD_TARGET = 200        # particles a rebuild aims for
 REBUILD_TRIES = 6           # placements tried per particle wanted
+PRIOR_TEMPERATURE = 30.0    # centipawns: a move 30 cp better at a glance is e times likelier
+PRIOR_FLOOR = 0.2           # share of the prior spread uniformly over the moves
 
 
 def _side_index(side: str) -> int:
@@ -198,8 +208,9 @@ class Belief:
     """The particles consistent with a FogHistory, updated turn by turn.
 
     ``update(history)`` continues from the cached state when the new history extends the
-    one seen last, else starts over. Statistics of the last update: ``last_ms``,
-    ``rebuilt`` (whether any step had to rebuild).
+    one seen last, else starts over. ``weights`` (summing to 1) go with ``particles``.
+    Statistics of the last update: ``last_ms``, ``rebuilt`` (whether any step had to
+    rebuild).
     """
 
     def __init__(self, variant: str | Variant = "fogofwar", cap: int = DEFAULT_CAP,
@@ -210,6 +221,8 @@ class Belief:
         self.rng = random.Random(seed)
         self.history: FogHistory | None = None
         self.particles: list[bytes] = []
+        self.weights: list[float] = []
+        self.prior = eval_tables(self.variant.name, None)   # hand-written tables: the glance
         self.captured: Counter | None = None  # enemy letters taken by own moves; None: unknown
         self.last_ms = 0.0
         self.rebuilt = False
@@ -222,6 +235,39 @@ class Belief:
         chosen = self.particles if k is None or k >= len(self.particles) else \
             self.rng.sample(self.particles, k)
         return [particles.to_board(self.variant, data) for data in chosen]
+
+    def sample(self, k: int) -> tuple[list[Board], list[float]]:
+        """Boards for a search and their weights (summing to 1), heaviest first (a search
+        short of time covers those): every particle when there are at most ``k``, else
+        ``k`` draws by weight, a particle drawn twice weighing twice."""
+        if len(self.particles) <= k:
+            chosen, weights = self.particles, self.weights
+        else:
+            chosen, weights = self._resample(self.particles, self.weights, k)
+        order = sorted(range(len(chosen)), key=lambda i: -weights[i])
+        return [particles.to_board(self.variant, chosen[i]) for i in order], \
+            [weights[i] for i in order]
+
+    def _resample(self, items: list[bytes], weights: list[float], k: int):
+        """``k`` draws from ``items`` by weight: the distinct ones drawn, each weighing
+        its share of the draws."""
+        drawn = Counter(self.rng.choices(range(len(items)), weights=weights, k=k))
+        order = list(drawn)
+        return [items[i] for i in order], [drawn[i] / k for i in order]
+
+    def _thin(self, items: list[bytes], weights: list[float], k: int):
+        """``k`` of ``items`` drawn uniformly without replacement, in random order
+        (``advance`` may stop part-way), with their weights."""
+        order = self.rng.sample(range(len(items)), k)
+        return [items[i] for i in order], [weights[i] for i in order]
+
+    def _set(self, items: list[bytes], weights: list[float] | None = None) -> None:
+        """Make ``items`` the particles, with ``weights`` normalised (None: alike)."""
+        total = sum(weights) if weights else 0.0
+        if not weights or total <= 0:
+            weights, total = [1.0] * len(items), float(len(items) or 1)
+        self.particles = items
+        self.weights = [w / total for w in weights]
 
     def update(self, history: FogHistory, deadline: float | None = None) -> None:
         """Bring the belief to ``history``'s last view. ``deadline`` (time.monotonic
@@ -241,8 +287,8 @@ class Belief:
             self._capture_seen(history.views[i - 1], history.moves[i - 1])
             code = particles.ViewCode(self.variant, history.views[i], history.lost[i])
             if late:
-                self.particles = self.rebuild(code, self._after_own(history.moves[i - 1]),
-                                              deadline)
+                self._set(self.rebuild(code, self._after_own(history.moves[i - 1]),
+                                       deadline))
                 continue
             cap = self.cap if i == n - 1 else min(self.cap, self.replay_cap)
             self._step(code, history.moves[i - 1], cap, deadline)
@@ -257,16 +303,20 @@ class Belief:
         self.captured = Counter()
         if int(v.fen.split()[-1]) == 1:
             if v.side == start.turn:
-                self.particles = [particles.from_board(start)]
+                found, weights = [particles.from_board(start)], [1.0]
             else:
-                self.particles, _ = particles.advance(code, [particles.from_board(start)])
-            self.particles = [p for p in self.particles if code.matches_particle(p)]
+                found, _, weights = particles.advance(code, [particles.from_board(start)],
+                                                      prior=self.prior,
+                                                      temperature=PRIOR_TEMPERATURE,
+                                                      floor=PRIOR_FLOOR)
+            kept = [(p, w) for p, w in zip(found, weights) if code.matches_particle(p)]
+            self._set([p for p, _ in kept], [w for _, w in kept])
             if len(self.particles) > self.cap:
-                self.particles = self.rng.sample(self.particles, self.cap)
+                self._set(*self._thin(self.particles, self.weights, self.cap))
             if self.particles:
                 return
         self.captured = None
-        self.particles = self.rebuild(code, [])
+        self._set(self.rebuild(code, []))
 
     def _capture_seen(self, before: View, move: str) -> None:
         """Count the enemy piece an own move took (seen on its target, or e.p.)."""
@@ -295,13 +345,14 @@ class Belief:
 
     def _step(self, code, move: str, cap: int, deadline: float | None) -> None:
         own = _own_move_cells(self.variant, move)
-        parents = self.particles
-        children, _ = particles.advance(code, parents, own, deadline or 0.0)
+        children, _, weights = particles.advance(code, self.particles, own, deadline or 0.0,
+                                                 self.weights, self.prior, PRIOR_TEMPERATURE,
+                                                 PRIOR_FLOOR)
         if len(children) > cap:
-            children = self.rng.sample(children, cap)
+            children, weights = self._thin(children, weights, cap)
         if not children:
-            children = self.rebuild(code, self._after_own(move), deadline)
-        self.particles = children
+            children, weights = self.rebuild(code, self._after_own(move), deadline), None
+        self._set(children, weights)
 
     # -- rebuilding -------------------------------------------------------------------------
     def rebuild(self, code, priors: list[bytes], deadline: float | None = None) -> list[bytes]:

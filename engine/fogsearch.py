@@ -6,18 +6,19 @@ War engine").
 1. a visible enemy king that an own move can take is taken at once (the game ends);
 2. the belief (``engine.belief``) is brought up to the last view, its time charged to the
    clock (at most ``BELIEF_SHARE`` of the soft budget);
-3. up to ``MAX_SAMPLES`` positions are drawn from the belief, and the regular search
+3. up to ``MAX_SAMPLES`` positions are drawn from the belief by weight (how likely the
+   opponent's unseen moves were: ``engine.belief``), and the regular search
    scores every candidate move in each: first every move the view allows at depth 1 in
    as many samples as ``SAMPLE_SHARE`` of the budget allows, then the best
    ``CANDIDATES`` moves deeper, one depth at a time over the same samples, while the
    clock allows;
-4. the move with the best mean score is played. A king capture or a mate in one sample
-   weighs like a large material swing (``SWING``) from that sample's static evaluation,
-   not like the whole game, and losing the king is never worth more than ``-SWING``:
-   scores stay apart however large a lead is, so a won game still chooses the move that
-   wins more (a fixed clip made every move of a 15-pawn lead equal). A move after which
-   the enemy could take our king in more than ``VETO_SHARE`` of the samples is never
-   played unless every move is like that.
+4. the move with the best mean score (samples weighted) is played. A king capture or a
+   mate in one sample weighs like a large material swing (``SWING``) from that sample's
+   static evaluation, not like the whole game, and losing the king is never worth more
+   than ``-SWING``: scores stay apart however large a lead is, so a won game still
+   chooses the move that wins more (a fixed clip made every move of a 15-pawn lead
+   equal). A move after which the enemy could take our king in more than ``VETO_SHARE``
+   of the samples' weight is never played unless every move is like that.
 
 Only moves the view allows are ever played (``engine.fog.view_moves``). It never prints:
 it reports through ``on_info`` and returns a ``BestMove``.
@@ -69,11 +70,13 @@ def king_capture(history: FogHistory, moves: list[str], variant) -> str | None:
 
 class _Tally:
     """Scores per (sample, move): the freshest complete one, and the depth reached;
-    ``bases`` holds each sample's static evaluation (``_weigh``)."""
+    ``bases`` holds each sample's static evaluation (``_weigh``), ``weights`` each
+    sample's weight in the means."""
 
-    def __init__(self):
+    def __init__(self, weights):
         self.scores: dict[str, dict[int, int]] = {}
         self.bases: dict[int, int] = {}
+        self.weights = weights
         self.depth = 0
 
     def commit(self, sample: int, found: dict[str, int]) -> None:
@@ -86,7 +89,8 @@ class _Tally:
         for move in moves:
             got = self.scores.get(move)
             if got:
-                out.append((sum(got.values()) / len(got), move))
+                total = sum(self.weights[k] for k in got)
+                out.append((sum(self.weights[k] * s for k, s in got.items()) / total, move))
         out.sort(key=lambda item: -item[0])
         return out
 
@@ -124,19 +128,18 @@ def think_fog(searcher, belief: Belief, history: FogHistory, ev, tt, limits: GoL
     if clock.soft is not None:
         deadline = clock.start + clock.soft * BELIEF_SHARE
     belief.update(history, deadline)
-    samples = belief.boards(MAX_SAMPLES)
-    exposed = {m: 0 for m in moves}
-    for board in samples:
+    samples, weights = belief.sample(MAX_SAMPLES)
+    share = {m: 0.0 for m in moves}
+    for board, weight in zip(samples, weights):
         for move, bad in particles.king_exposed(board, moves).items():
-            exposed[move] += bad
-    share = {m: exposed[m] / len(samples) for m in moves} if samples else {m: 0 for m in moves}
+            share[move] += weight * bad
     allowed = [m for m in moves if share[m] <= VETO_SHARE]
     if not allowed:
         least = min(share.values())
         allowed = [m for m in moves if share[m] == least]
 
-    tally, searched, finalists = _search_samples(searcher, samples, allowed, ev, tt, limits,
-                                                 clock, strength, on_info)
+    tally, searched, finalists = _search_samples(searcher, samples, weights, allowed, ev, tt,
+                                                 limits, clock, strength, on_info)
     ranked = tally.means(finalists)
     if not ranked:
         ranked = _rescue(searcher, samples, allowed, ev, tt)
@@ -176,13 +179,14 @@ def _score_moves(searcher, board, moves, depth, ev, tt) -> dict:
     return found
 
 
-def _search_samples(searcher, samples, moves, ev, tt, limits, clock, strength, on_info):
+def _search_samples(searcher, samples, weights, moves, ev, tt, limits, clock, strength,
+                    on_info):
     """Depth 1 over every move in as many samples as the budget allows, then the best
     CANDIDATES moves deeper over those samples, one fewer per depth.
 
     Returns (tally, samples searched, the moves of the last pass): only those compare
     fairly, each scored at the same depth in every sample."""
-    tally = _Tally()
+    tally = _Tally(weights)
     node_cap = clock.nodes if clock.nodes < (1 << 62) else None
     max_depth = min(limits.depth or MAX_DEPTH, strength.max_depth or MAX_DEPTH, MAX_DEPTH)
     used = 0

@@ -14,7 +14,11 @@ halfmove clock is never compared (the view does not carry it: docs/protocol.md).
 
 ``advance`` is the belief's one step: play the own move in every particle, expand each by
 every opponent pseudo-legal move, keep the children whose view equals the received one.
+Each child carries a weight: its parent's times the chance that the opponent chose that
+move (``move_prior``), so a natural move (developing, taking, not hanging a piece) counts
+for more than an aimless one.
 """
+from libc.math cimport exp
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint64_t
@@ -26,6 +30,8 @@ from engine.position cimport pos_clear, pos_put, pos_make, pos_unmake, pos_compu
 from engine.movegen cimport generate_moves
 from engine.board cimport Board
 from engine.clock cimport now
+from engine.evaluate cimport EvalRec, EvalTables
+from engine.search cimport see
 
 cdef enum:
     DEADLINE_STRIDE = 16    # parents expanded between two looks at the clock in advance
@@ -204,8 +210,37 @@ def to_board(variant, bytes data) -> Board:
     return b
 
 
-def advance(ViewCode target, list parents, own_move=None, double deadline=0.0):
-    """One turn of the belief: ``(children, done)``.
+cdef int move_merit(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
+    """How good ``m`` looks to the side to move at a glance, in centipawns: the exchange
+    it starts on its target (``see``: a capture wins, a piece left en prise loses) plus
+    what the piece-square table gains by the move (middlegame terms)."""
+    cdef piece_t pc = p.board[move_from(m)]
+    return see(p, e, m) + e.pst_mg[pc][move_to(m)] - e.pst_mg[pc][move_from(m)]
+
+
+cdef void move_priors(PosRec* p, const EvalRec* e, const move_t* moves, int n,
+                      double temperature, double floor, double* out) noexcept nogil:
+    """The chance the side to move plays each of ``moves`` (``out``, summing to 1): a
+    softmax of ``move_merit`` at ``temperature`` centipawns mixed with ``floor`` of the
+    uniform chance (a player sometimes sees more than the glance, or less); uniform when
+    ``e`` is NULL."""
+    cdef int j, best = -1000000000
+    cdef int merit[MAX_MOVES]
+    cdef double z = 0.0
+    for j in range(n):
+        merit[j] = move_merit(p, e, moves[j]) if e != NULL else 0
+        if merit[j] > best:
+            best = merit[j]
+    for j in range(n):
+        out[j] = exp((merit[j] - best) / temperature)
+        z += out[j]
+    for j in range(n):
+        out[j] = (1.0 - floor) * out[j] / z + floor / n
+
+
+def advance(ViewCode target, list parents, own_move=None, double deadline=0.0,
+            weights=None, EvalTables prior=None, double temperature=30.0, double floor=0.2):
+    """One turn of the belief: ``(children, done, child weights)``.
 
     Each parent (viewer to move when ``own_move`` is given, else the opponent) plays
     ``own_move`` -- ``(from cell, to cell, promotion type or 0)``; a parent where it is not
@@ -214,6 +249,11 @@ def advance(ViewCode target, list parents, own_move=None, double deadline=0.0):
     ``done`` is the number of parents processed: fewer than all when the monotonic
     ``deadline`` (seconds, 0: none) passed, which leaves a uniform subset when the parents
     are in random order.
+
+    A child's weight is the sum, over the parents and moves that lead to it, of the
+    parent's weight (``weights``, default 1 each) times the move's chance among all the
+    opponent's moves there: ``move_priors`` with ``prior``'s tables at ``temperature``
+    centipawns and ``floor``, uniform without ``prior``.
     """
     variant = target.variant
     cdef CompiledTables tables = variant.tables
@@ -222,14 +262,21 @@ def advance(ViewCode target, list parents, own_move=None, double deadline=0.0):
     cdef move_t moves[MAX_MOVES]
     cdef move_t replies[MAX_MOVES]
     cdef uint8_t out[MAX_CELLS + HEADER]
+    cdef double chance[MAX_MOVES]
+    cdef double parent_weight = 1.0
+    cdef const EvalRec* e = &prior.rec if prior is not None else NULL
     cdef bint found
     cdef const uint8_t* raw
+    if temperature <= 0 or not 0 <= floor <= 1:
+        raise ValueError("the prior needs a positive temperature and a floor in [0, 1]")
+    if weights is not None and len(weights) != len(parents):
+        raise ValueError("one weight per parent")
     cdef PosRec* p = <PosRec*> malloc(sizeof(PosRec))
     if p == NULL:
         raise MemoryError()
     if own_move is not None:
         frm, to, promo = own_move
-    children, seen = [], set()
+    children, child_weights, seen = [], [], {}
     done = 0
     try:
         for k, data in enumerate(parents):
@@ -239,6 +286,8 @@ def advance(ViewCode target, list parents, own_move=None, double deadline=0.0):
             if len(<bytes> data) != n_out:
                 raise ValueError("particle of the wrong size")
             raw = <bytes> data
+            if weights is not None:
+                parent_weight = weights[k]
             load_particle(p, t, raw)
             if own_move is not None:
                 n = generate_moves(p, moves)
@@ -255,19 +304,24 @@ def advance(ViewCode target, list parents, own_move=None, double deadline=0.0):
             if p.side == target.rec.side or p.king[target.rec.side ^ 1] == NO_CELL:
                 continue                # the opponent must be to move, with a king
             n = generate_moves(p, replies)
+            move_priors(p, e, replies, n, temperature, floor, chance)
             for j in range(n):
                 pos_make(p, replies[j])
                 if view_matches(p, &target.rec, True):
                     dump_particle(p, out)
                     child = (<char*> out)[:n_out]
                     ident = child[:n_out - 1]
-                    if ident not in seen:
-                        seen.add(ident)
+                    at = seen.get(ident)
+                    if at is None:
+                        seen[ident] = len(children)
                         children.append(child)
+                        child_weights.append(parent_weight * chance[j])
+                    else:
+                        child_weights[at] += parent_weight * chance[j]
                 pos_unmake(p)
     finally:
         free(p)
-    return children, done
+    return children, done, child_weights
 
 
 def king_exposed(Board board, list ucis) -> dict:
@@ -289,4 +343,20 @@ def king_exposed(Board board, list ucis) -> dict:
         pos_make(p, moves[i])
         out[u] = p.king[us] == NO_CELL or pos_attacked(p, p.king[us], us ^ 1)
         pos_unmake(p)
+    return out
+
+
+def move_merits(Board board, EvalTables tables) -> dict:
+    """``{move: move_merit}`` for every pseudo-legal move of the side to move (UCI)."""
+    cdef move_t moves[MAX_MOVES]
+    cdef PosRec* p = board.p
+    cdef int n = generate_moves(p, moves), i
+    names = board.variant.geometry.names
+    letters = board.variant.letters
+    out = {}
+    for i in range(n):
+        u = names[move_from(moves[i])] + names[move_to(moves[i])]
+        if move_kind(moves[i]) == KIND_PROMO:
+            u += letters[move_extra(moves[i])]
+        out[u] = move_merit(p, &tables.rec, moves[i])
     return out

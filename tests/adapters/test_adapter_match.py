@@ -27,6 +27,9 @@ from adapterkit import MATCH, REPO_ROOT, fake_command
 from adapters import match
 from adapters.match import MatchConfig
 from adapters.stats import H1, SprtConfig
+from engine import particles
+from engine.board import Board
+from engine.eval_tables import eval_tables
 
 
 def run_match(engine1: str, engine2: str, *extra: str) -> subprocess.CompletedProcess:
@@ -379,3 +382,35 @@ def test_conversion_counts_the_side_that_first_led(tmp_path):
         "lead >=  1: engine 2 in 1 games: W0 D0 L1, converted 0%",
         "lead >=  2: engine 1 in 0 games: W0 D0 L0, converted 0%",
         "lead >=  2: engine 2 in 0 games: W0 D0 L0, converted 0%"]
+
+
+def _merit_game(pick, plies: int = 12) -> str:
+    """A fog game whose every move is ``pick`` (max or min) of its move_merits."""
+    board, moves = Board("fogofwar"), []
+    tables = eval_tables("fogofwar", None)
+    for _ in range(plies):
+        merits = particles.move_merits(board, tables)
+        move = pick(sorted(merits), key=merits.get)
+        board.push(move)
+        moves.append(move)
+    return '[Event "Quantum match"]\n[Round "1"]\n[Result "*"]\n\n' + " ".join(moves) + " *\n\n"
+
+
+def test_fog_prior_rewards_the_prior_that_predicts_the_moves(tmp_path):
+    """scripts/fog-prior: moves that are each the best at a glance are likelier under a
+    sharp prior than under the uniform one, and the worst moves are less likely."""
+    rows = {}
+    for name, pick in (("best", max), ("worst", min)):
+        pgn = tmp_path / f"{name}.pgn"
+        pgn.write_text(_merit_game(pick))
+        proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "fog-prior"),
+                               str(pgn), "--temperature", "10", "--floor", "0.1"],
+                              cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        first, second = proc.stdout.splitlines()
+        assert first.startswith("12 moves; uniform prior: ")
+        uniform = float(first.split(": ")[1])
+        assert second.startswith("floor 0.1: T 10: ")
+        rows[name] = (uniform, float(second.split(": ")[-1]))
+    assert rows["best"][1] > rows["best"][0]
+    assert rows["worst"][1] < rows["worst"][0]

@@ -6,13 +6,16 @@ Every search here has a fixed node or depth limit: nothing measures time.
 """
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from engine import fog, particles
-from engine.belief import Belief, FogHistory, check_history
+from engine.belief import PRIOR_FLOOR, PRIOR_TEMPERATURE, Belief, FogHistory, check_history
 from engine.board import Board
 from engine.deepening import MATE_BOUND, GoLimits
 from engine.engine import Engine
+from engine.eval_tables import eval_tables
 from engine.fogsearch import SWING, _Tally, king_capture
 from engine.variant import load_variant
 from fogkit import fog_turns, random_game
@@ -106,7 +109,8 @@ def test_capped_belief_stays_consistent(seed):
         for turn in fog_turns(boards, moves, side):
             h = history(turn.command)
             belief.update(h)
-            assert 0 < len(belief) <= 8
+            assert 0 < len(belief) <= 8 and len(belief.weights) == len(belief)
+            assert abs(sum(belief.weights) - 1) < 1e-9
             assert consistent(belief, h)
 
 
@@ -163,6 +167,88 @@ def test_black_first_view_is_exact():
             expected.add(key_of(b))
     assert {particles.key(p) for p in belief.particles} == expected
     assert len(expected) == 20         # Black sees nothing of White's half: all 20 moves
+
+
+# -- the move prior: how likely the opponent's unseen moves were ------------------------------
+
+def test_move_merit_is_the_exchange_plus_the_square():
+    """Taking an undefended queen beats every quiet move, leaving the queen en prise is
+    the worst move, and a pawn step onto a defended square beats one the queen takes."""
+    board = Board("fogofwar", chess_fen({"e1": "K", "d1": "Q", "e4": "N", "a2": "P",
+                                         "d2": "P", "e8": "k", "d6": "q", "f5": "b"}))
+    merits = particles.move_merits(board, eval_tables("fogofwar", None))
+    assert set(merits) == set(board.legal_moves())
+    assert max(merits, key=merits.get) == "e4d6"
+    assert merits["e4d6"] > 800
+    assert min(merits, key=merits.get) == "d1g4" and merits["d1g4"] < -800   # Bxg4
+    assert merits["d2d4"] > merits["a2a3"]              # Qxa3 wins a pawn
+
+
+def _prior(merits: dict) -> dict:
+    """The belief's prior restated: softmax of the merits mixed with the uniform floor."""
+    top = max(merits.values())
+    soft = {m: math.exp((v - top) / PRIOR_TEMPERATURE) for m, v in merits.items()}
+    total = sum(soft.values())
+    return {m: (1 - PRIOR_FLOOR) * soft[m] / total + PRIOR_FLOOR / len(merits)
+            for m in merits}
+
+
+def test_first_view_weighs_white_moves_by_the_prior():
+    """Black's first view shows none of White's 20 moves; each child weighs the chance of
+    its move (restated here from move_merits), so 1.e4 outweighs 1.Nc3 and 1.Nc3 1.a3."""
+    start = Board("fogofwar")
+    expect = _prior(particles.move_merits(start, eval_tables("fogofwar", None)))
+    after = start.copy()
+    after.push("g1f3")
+    belief = Belief()
+    belief.update(FogHistory((fog.view(after, "b"),), (frozenset(),), ()))
+    got = {}
+    for data, weight in zip(belief.particles, belief.weights):
+        for move in expect:
+            b = Board("fogofwar")
+            b.push(move)
+            if key_of(b) == particles.key(data):
+                got[move] = weight
+    assert got.keys() == expect.keys()
+    assert all(abs(got[m] - expect[m]) < 1e-9 for m in expect)
+    assert got["e2e4"] > got["b1c3"] > got["a2a3"]
+
+
+def test_advance_weights_sum_over_parents_and_moves():
+    """A child's weight is the sum over the parents that lead to it of parent weight times
+    move chance: the same parent listed twice at half weight gives the same children and
+    weights as once at full weight; without tables every move is equally likely."""
+    start = Board("fogofwar")
+    after = start.copy()
+    after.push("e2e4")
+    code = particles.ViewCode(VARIANT, fog.view(after, "b"))
+    parent = particles.from_board(start)
+    tables = eval_tables("fogofwar", None)
+    once, _, w1 = particles.advance(code, [parent], weights=[1.0], prior=tables)
+    twice, _, w2 = particles.advance(code, [parent, parent], weights=[0.5, 0.5], prior=tables)
+    assert once == twice and all(abs(a - b) < 1e-12 for a, b in zip(w1, w2))
+    flat, _, w3 = particles.advance(code, [parent], weights=[0.6])
+    assert len(flat) == 20 and all(abs(w - 0.6 / 20) < 1e-12 for w in w3)
+    with pytest.raises(ValueError):
+        particles.advance(code, [parent], weights=[1.0, 1.0])
+    with pytest.raises(ValueError):
+        particles.advance(code, [parent], prior=tables, temperature=0)
+
+
+def test_samples_are_drawn_by_weight():
+    """sample() gives every particle when there are few, else k draws by weight; weights
+    sum to 1, heaviest first."""
+    boards, moves = random_game(0, 10)
+    belief = Belief()
+    belief.update(history(fog_turns(boards, moves, "w")[-1].command))
+    assert len(belief) > 100                # White's belief after 5 unseen Black moves
+    assert len(belief.weights) == len(belief) and abs(sum(belief.weights) - 1) < 1e-9
+    few, weights = belief.sample(len(belief))
+    assert len(few) == len(belief) and weights == sorted(belief.weights, reverse=True)
+    drawn, weights = belief.sample(5)
+    assert 1 <= len(drawn) <= 5 and abs(sum(weights) - 1) < 1e-9
+    assert weights == sorted(weights, reverse=True)
+    assert all(abs(w * 5 - round(w * 5)) < 1e-9 for w in weights)   # counts of 5 draws
 
 
 # -- the history checks -----------------------------------------------------------------------
@@ -249,11 +335,21 @@ def test_bestmove_is_a_view_move(seed):
             assert all(abs(i.score) < MATE_BOUND for i in scored)   # a mean, never a mate
 
 
+def test_means_weigh_the_samples():
+    """A sample nine times likelier counts nine times more: a move that wins a pawn there
+    and loses a queen in the unlikely sample is better than standing still (the plain
+    mean would say the opposite)."""
+    tally = _Tally([0.9, 0.1])
+    tally.commit(0, {"grab": 100, "wait": 0})
+    tally.commit(1, {"grab": -800, "wait": 0})
+    assert tally.means(["grab", "wait"]) == [(0.9 * 100 - 0.1 * 800, "grab"), (0.0, "wait")]
+
+
 def test_scores_stay_apart_in_a_large_lead():
     """Fifteen pawns up, winning a rook more still beats a quiet move (a fixed clip at
     1500 made them equal); a mate in a sample is a swing of SWING from the sample's
     static evaluation, and losing the king is never worth more than -SWING."""
-    tally = _Tally()
+    tally = _Tally([0.5, 0.5, 1.0])
     tally.bases = {0: 1500, 1: 1500}
     tally.commit(0, {"quiet": 1520, "takes": 2010, "mates": MATE_BOUND + 5, "hangs": 1480})
     tally.commit(1, {"quiet": 1510, "takes": 2000, "mates": 1600, "hangs": -MATE_BOUND - 5})
