@@ -414,3 +414,19 @@ def test_fog_prior_rewards_the_prior_that_predicts_the_moves(tmp_path):
         rows[name] = (uniform, float(second.split(": ")[-1]))
     assert rows["best"][1] > rows["best"][0]
     assert rows["worst"][1] < rows["worst"][0]
+
+
+def test_fog_belief_finds_the_true_position_when_uncapped(tmp_path):
+    """scripts/fog-belief: with no cap the belief tracks a random game exactly, so the
+    true position is present at every turn of both sides (14 plies: 15 positions)."""
+    from fogkit import random_game
+    _, moves = random_game(0, 14)
+    pgn = tmp_path / "game.pgn"
+    pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "*"]\n\n'
+                   + " ".join(moves) + " *\n\n")
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "fog-belief"),
+                           str(pgn), "--cap", "1000000000"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"{len(moves) + 1} turns in 1 games: true position present "
+                                  "1.000, mean weight ")
