@@ -5,24 +5,24 @@ cells its moves reach, the enemy pieces there) plus the cells where it lost a pi
 can no longer see. A :class:`FogHistory` holds them from some turn on, with the own moves
 in between (docs/protocol.md, ``position fog``).
 
-The game starts from the standard start position, which is known, so the belief is
-tracked exactly as a set of *particles* (``engine.particles``): after each own move every
-particle is expanded by every opponent pseudo-legal move and only the children whose view
-for us equals the received one (lost cells included) are kept, once per position. Each
-particle has a weight: how likely the opponent's moves that lead to it were, by a glance
-at each (``particles.move_priors``: the exchange a move starts and its piece-square gain,
-softmax at ``PRIOR_TEMPERATURE`` mixed with ``PRIOR_FLOOR`` of the uniform chance,
-fitted to the moves of 200 games: docs/strength.md): an opponent develops, takes and keeps its pieces safe
-far more often than it plays a random move, and a uniform belief missed the knight that
-took a queen. Above ``cap`` the set is sampled down uniformly with a seeded RNG, each kept
-particle keeping its weight (resampling by weight there collapsed the set onto a few
-particles that the next views then contradicted). When it becomes empty -- the
-true position was sampled away, or the history does not start at the game's first turn --
-it is rebuilt: the missing enemy material is placed on fogged cells at random, starting
-from the last particles (or the enemy's home cells) as a prior, and only the placements
-that show the current view are kept (:meth:`Belief.rebuild`). Every particle of the set
-is therefore always consistent with the last view; only a rebuilt set may lack the true
-position. Rebuilt particles weigh alike.
+The game starts from the standard start position, which is known, so the belief is tracked
+exactly as a set of *particles* (``engine.particles``): after each own move every particle
+is expanded by every opponent pseudo-legal move and only the children whose view for us
+equals the received one (lost cells included) are kept, once per position. Each particle
+has a weight: how likely the opponent's moves that lead to it were, by a glance at each
+(``particles.move_priors``: the exchange a move starts and its piece-square gain, softmax
+at ``PRIOR_TEMPERATURE`` mixed with ``PRIOR_FLOOR`` of the uniform chance, fitted to the
+moves of 200 games: docs/strength.md): an opponent develops, takes and keeps its pieces
+safe far more often than it plays a random move, and a uniform belief missed the knight
+that took a queen. Above ``cap`` the set is sampled down uniformly with a seeded RNG, each
+kept particle keeping its weight (resampling by weight there collapsed the set onto a few
+particles that the next views then contradicted). When it becomes empty -- the true
+position was sampled away, or the history does not start at the game's first turn -- it is
+rebuilt: the missing enemy material is placed on fogged cells at random, starting from the
+last particles (or the enemy's home cells) as a prior, and only the placements that show
+the current view are kept (:meth:`Belief.rebuild`). Every particle of the set is therefore
+always consistent with the last view; only a rebuilt set may lack the true position.
+Rebuilt particles weigh alike.
 """
 from __future__ import annotations
 
