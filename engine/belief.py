@@ -230,12 +230,6 @@ class Belief:
     def __len__(self) -> int:
         return len(self.particles)
 
-    def boards(self, k: int | None = None) -> list[Board]:
-        """Up to ``k`` particles (all when None), drawn without replacement, as Boards."""
-        chosen = self.particles if k is None or k >= len(self.particles) else \
-            self.rng.sample(self.particles, k)
-        return [particles.to_board(self.variant, data) for data in chosen]
-
     def sample(self, k: int) -> tuple[list[Board], list[float]]:
         """Boards for a search and their weights (summing to 1), heaviest first (a search
         short of time covers those): every particle when there are at most ``k``, else

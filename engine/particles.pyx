@@ -15,7 +15,7 @@ halfmove clock is never compared (the view does not carry it: docs/protocol.md).
 ``advance`` is the belief's one step: play the own move in every particle, expand each by
 every opponent pseudo-legal move, keep the children whose view equals the received one.
 Each child carries a weight: its parent's times the chance that the opponent chose that
-move (``move_prior``), so a natural move (developing, taking, not hanging a piece) counts
+move (``move_priors``), so a natural move (developing, taking, not hanging a piece) counts
 for more than an aimless one.
 """
 from libc.math cimport exp
@@ -28,7 +28,7 @@ from engine.tables cimport CompiledTables, TablesRec
 from engine.position cimport pos_clear, pos_put, pos_make, pos_unmake, pos_compute_key, \
     pos_attacked
 from engine.movegen cimport generate_moves
-from engine.board cimport Board
+from engine.board cimport Board, uci_text
 from engine.clock cimport now
 from engine.evaluate cimport EvalRec, EvalTables
 from engine.search cimport see
@@ -335,9 +335,7 @@ def king_exposed(Board board, list ucis) -> dict:
     wanted = set(ucis)
     out = {}
     for i in range(n):
-        u = names[move_from(moves[i])] + names[move_to(moves[i])]
-        if move_kind(moves[i]) == KIND_PROMO:
-            u += letters[move_extra(moves[i])]
+        u = uci_text(names, letters, p.t, moves[i])
         if u not in wanted:
             continue
         pos_make(p, moves[i])
@@ -353,10 +351,5 @@ def move_merits(Board board, EvalTables tables) -> dict:
     cdef int n = generate_moves(p, moves), i
     names = board.variant.geometry.names
     letters = board.variant.letters
-    out = {}
-    for i in range(n):
-        u = names[move_from(moves[i])] + names[move_to(moves[i])]
-        if move_kind(moves[i]) == KIND_PROMO:
-            u += letters[move_extra(moves[i])]
-        out[u] = move_merit(p, &tables.rec, moves[i])
-    return out
+    return {uci_text(names, letters, p.t, moves[i]): move_merit(p, &tables.rec, moves[i])
+            for i in range(n)}
