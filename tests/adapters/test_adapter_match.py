@@ -430,3 +430,28 @@ def test_fog_belief_finds_the_true_position_when_uncapped(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"{len(moves) + 1} turns in 1 games: true position present "
                                   "1.000, mean weight ")
+
+
+def test_fog_belief_threats_never_miss_with_the_truth_present(tmp_path):
+    """scripts/fog-belief --threats: with the true position always among the particles,
+    a cell an enemy move really reaches has a chance above 0, and the table counts one
+    row entry per own piece other than pawns and the king after each move played
+    (counted here on the true boards)."""
+    from fogkit import random_game
+    boards, moves = random_game(3, 16)
+    pgn = tmp_path / "game.pgn"
+    pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "*"]\n\n'
+                   + " ".join(moves) + " *\n\n")
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "fog-belief"),
+                           str(pgn), "--cap", "1000000000", "--threats"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    rows = [line.split() for line in lines[2:-1]]
+    pieces = sum(1 for k, board in enumerate(boards[1:]) for placement in [board.fen().split()[0]]
+                 for letter in placement
+                 if letter.isalpha() and letter.lower() not in "pk"
+                 and letter.isupper() == (k % 2 == 0))
+    assert sum(int(row[1]) for row in rows) == pieces
+    missed, total = lines[-1].removeprefix("threats with chance 0: ").split(" of ")
+    assert missed == "0" and int(total) > 0
