@@ -5,24 +5,27 @@ cells its moves reach, the enemy pieces there) plus the cells where it lost a pi
 can no longer see. A :class:`FogHistory` holds them from some turn on, with the own moves
 in between (docs/protocol.md, ``position fog``).
 
-The game starts from the standard start position, which is known, so the belief is tracked
-exactly as a set of *particles* (``engine.particles``): after each own move every particle
-is expanded by every opponent pseudo-legal move and only the children whose view for us
-equals the received one (lost cells included) are kept, once per position. Each particle
-has a weight: how likely the opponent's moves that lead to it were, by a glance at each
-(``particles.move_priors``: the exchange a move starts and its piece-square gain, softmax
-at ``PRIOR_TEMPERATURE`` mixed with ``PRIOR_FLOOR`` of the uniform chance, fitted to the
-moves of 200 games: docs/strength.md): an opponent develops, takes and keeps its pieces
-safe far more often than it plays a random move, and a uniform belief missed the knight
-that took a queen. Above ``cap`` the set is sampled down uniformly with a seeded RNG, each
-kept particle keeping its weight (resampling by weight there collapsed the set onto a few
-particles that the next views then contradicted). When it becomes empty -- the true
-position was sampled away, or the history does not start at the game's first turn -- it is
-rebuilt: the missing enemy material is placed on fogged cells at random, starting from the
-last particles (or the enemy's home cells) as a prior, and only the placements that show
-the current view are kept (:meth:`Belief.rebuild`). Every particle of the set is therefore
-always consistent with the last view; only a rebuilt set may lack the true position.
-Rebuilt particles weigh alike.
+The game starts from the standard start position, which is known, so the belief is
+tracked exactly as a set of *particles* (``engine.particles``): after each own move every
+particle is expanded by every opponent pseudo-legal move and only the children whose view
+for us equals the received one (lost cells included) are kept, once per position. Each
+particle has a weight: how likely the opponent's moves that lead to it were, by a glance
+at each (``particles.move_priors``: the exchange a move starts and its piece-square gain,
+softmax at ``PRIOR_TEMPERATURE`` mixed with ``PRIOR_FLOOR`` of the uniform chance,
+fitted to the moves of 200 games: docs/strength.md): an opponent develops, takes and
+keeps its pieces safe far more often than it plays a random move, and a uniform belief
+missed the knight that took a queen. Above ``cap`` the set is thinned with a seeded RNG
+(``Belief._thin``): the heaviest particles are all kept, the light ones by chance in
+proportion to their weight, each weighing 1/chance afterwards, so the set stays a fair
+picture of the belief but drops mostly unlikely positions (uniform thinning lost a likely
+true position as easily as an unlikely one; resampling by weight collapsed the set onto a
+few particles that the next views contradicted). When it becomes empty -- the true
+position was sampled away, or the history does not start at the game's first turn -- it
+is rebuilt: the missing enemy material is placed on fogged cells at random, starting from
+the last particles (or the enemy's home cells) as a prior, and only the placements that
+show the current view are kept (:meth:`Belief.rebuild`). Every particle of the set is
+therefore always consistent with the last view; only a rebuilt set may lack the true
+position. Rebuilt particles weigh alike.
 """
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ from engine.fog import View, view_board, view_moves
 from engine.notation import quote
 from engine.variant import Variant, load_variant
 
-DEFAULT_CAP = 2000          # particles kept after a step: ~10 ms to expand (~0.15 us a child)
+DEFAULT_CAP = 6000          # particles kept after a step: ~30 ms to expand at most
 REPLAY_CAP = 300            # for the steps of a long history replayed at once (restart)
 REBUILD_TARGET = 200        # particles a rebuild aims for
 REBUILD_TRIES = 6           # placements tried per particle wanted
@@ -105,6 +108,21 @@ def _forced_and_empty(variant: Variant, v: View) -> tuple[set[int], set[int]]:
             if g.names[c] not in v.visible:
                 empty.add(c)
     return forced, empty
+
+
+def _thinning_scale(weights: list[float], k: int) -> float:
+    """The ``scale`` with sum(min(1, scale * w)) == k over ``weights`` (fewer than k
+    weights: every one is kept)."""
+    ordered = sorted(weights, reverse=True)
+    rest = sum(ordered)
+    for heavy, w in enumerate(ordered):
+        if rest <= 0:
+            break
+        scale = (k - heavy) / rest
+        if scale * w < 1.0:
+            return scale
+        rest -= w
+    return float("inf")
 
 
 # -- the history the protocol sends -------------------------------------------------------------
@@ -233,27 +251,35 @@ class Belief:
     def sample(self, k: int) -> tuple[list[Board], list[float]]:
         """Boards for a search and their weights (summing to 1), heaviest first (a search
         short of time covers those): every particle when there are at most ``k``, else
-        ``k`` draws by weight, a particle drawn twice weighing twice."""
+        ``k`` distinct ones thinned by weight (``_thin``: the heaviest all, light ones by
+        chance), so that rare threats still get searched."""
         if len(self.particles) <= k:
             chosen, weights = self.particles, self.weights
         else:
-            chosen, weights = self._resample(self.particles, self.weights, k)
+            chosen, weights = self._thin(self.particles, self.weights, k)
+            total = sum(weights)
+            weights = [w / total for w in weights]
         order = sorted(range(len(chosen)), key=lambda i: -weights[i])
         return [particles.to_board(self.variant, chosen[i]) for i in order], \
             [weights[i] for i in order]
 
-    def _resample(self, items: list[bytes], weights: list[float], k: int):
-        """``k`` draws from ``items`` by weight: the distinct ones drawn, each weighing
-        its share of the draws."""
-        drawn = Counter(self.rng.choices(range(len(items)), weights=weights, k=k))
-        order = list(drawn)
-        return [items[i] for i in order], [drawn[i] / k for i in order]
-
     def _thin(self, items: list[bytes], weights: list[float], k: int):
-        """``k`` of ``items`` drawn uniformly without replacement, in random order
-        (``advance`` may stop part-way), with their weights."""
-        order = self.rng.sample(range(len(items)), k)
-        return [items[i] for i in order], [weights[i] for i in order]
+        """``k`` of ``items``, in random order (``advance`` may stop part-way): each kept
+        with chance min(1, scale * weight) (``_thinning_scale``: the chances sum to k),
+        the light ones picked by a systematic draw over a shuffled order, so exactly k
+        are kept; a kept particle weighs its weight over its chance."""
+        scale = _thinning_scale(weights, k)
+        kept = [i for i, w in enumerate(weights) if scale * w >= 1.0]
+        light = [i for i, w in enumerate(weights) if scale * w < 1.0]
+        self.rng.shuffle(light)
+        mark, reach = self.rng.random(), 0.0
+        for i in light:
+            reach += scale * weights[i]
+            if reach > mark:
+                kept.append(i)
+                mark += 1.0
+        self.rng.shuffle(kept)
+        return [items[i] for i in kept], [max(weights[i], 1.0 / scale) for i in kept]
 
     def _set(self, items: list[bytes], weights: list[float] | None = None) -> None:
         """Make ``items`` the particles, with ``weights`` normalised (None: alike)."""
