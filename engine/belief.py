@@ -41,7 +41,7 @@ from engine.fog import View, view_board, view_moves
 from engine.notation import quote
 from engine.variant import Variant, load_variant
 
-DEFAULT_CAP = 6000          # particles kept after a step: ~30 ms to expand at most
+DEFAULT_CAP = 6000          # particles kept after a step (up to ~1 s: the deadline bounds it)
 REPLAY_CAP = 300            # for the steps of a long history replayed at once (restart)
 REBUILD_TARGET = 200        # particles a rebuild aims for
 REBUILD_TRIES = 6           # placements tried per particle wanted
