@@ -110,21 +110,6 @@ def _forced_and_empty(variant: Variant, v: View) -> tuple[set[int], set[int]]:
     return forced, empty
 
 
-def _thinning_scale(weights: list[float], k: int) -> float:
-    """The ``scale`` with sum(min(1, scale * w)) == k over ``weights`` (fewer than k
-    weights: every one is kept)."""
-    ordered = sorted(weights, reverse=True)
-    rest = sum(ordered)
-    for heavy, w in enumerate(ordered):
-        if rest <= 0:
-            break
-        scale = (k - heavy) / rest
-        if scale * w < 1.0:
-            return scale
-        rest -= w
-    return float("inf")
-
-
 # -- the history the protocol sends -------------------------------------------------------------
 @dataclass(frozen=True)
 class FogHistory:
@@ -265,19 +250,10 @@ class Belief:
 
     def _thin(self, items: list[bytes], weights: list[float], k: int):
         """``k`` of ``items``, in random order (``advance`` may stop part-way): each kept
-        with chance min(1, scale * weight) (``_thinning_scale``: the chances sum to k),
-        the light ones picked by a systematic draw over a shuffled order, so exactly k
-        are kept; a kept particle weighs its weight over its chance."""
-        scale = _thinning_scale(weights, k)
-        kept = [i for i, w in enumerate(weights) if scale * w >= 1.0]
-        light = [i for i, w in enumerate(weights) if scale * w < 1.0]
-        self.rng.shuffle(light)
-        mark, reach = self.rng.random(), 0.0
-        for i in light:
-            reach += scale * weights[i]
-            if reach > mark:
-                kept.append(i)
-                mark += 1.0
+        with chance min(1, scale * weight) (``particles.thin``: the heaviest all, the
+        light ones by a systematic draw, exactly k); a kept particle weighs its weight
+        over its chance."""
+        kept, scale = particles.thin(weights, k, self.rng.random())
         self.rng.shuffle(kept)
         return [items[i] for i in kept], [max(weights[i], 1.0 / scale) for i in kept]
 

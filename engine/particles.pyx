@@ -19,7 +19,7 @@ move (``move_priors``), so a natural move (developing, taking, not hanging a pie
 for more than an aimless one.
 """
 from libc.math cimport exp
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, free, qsort
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint64_t
 from engine.types cimport move_t, piece_t, MAX_MOVES, MAX_CELLS, NO_CELL, KIND_EP, KIND_PROMO, \
@@ -322,6 +322,55 @@ def advance(ViewCode target, list parents, own_move=None, double deadline=0.0,
     finally:
         free(p)
     return children, done, child_weights
+
+
+cdef int _heavier_first(const void* a, const void* b) noexcept nogil:
+    cdef double x = (<const double*> a)[0], y = (<const double*> b)[0]
+    return (x < y) - (x > y)
+
+
+def thin(list weights, int k, double start):
+    """Which of ``weights`` (non-negative) a thinning down to ``k`` keeps: ``(indices in
+    order, scale)``. ``scale`` makes sum(min(1, scale * w)) equal k; every weight with
+    scale * w >= 1 is kept, the others each with chance scale * w by one systematic draw
+    over them in order from ``start`` (in [0, 1)), so exactly k are kept (all, scale
+    infinite, when there are at most k). In C: a belief step may thin 100,000 children."""
+    cdef Py_ssize_t n = len(weights), i, heavy
+    cdef double rest = 0.0, scale = float("inf"), mark = start, reach = 0.0, step
+    if n <= k:
+        return list(range(n)), scale
+    cdef double* w = <double*> malloc(2 * n * sizeof(double))
+    if w == NULL:
+        raise MemoryError()
+    cdef double* ordered = w + n
+    try:
+        for i in range(n):
+            w[i] = weights[i]
+            if not w[i] >= 0.0:
+                raise ValueError("weights must be non-negative numbers")
+            ordered[i] = w[i]
+            rest += w[i]
+        qsort(ordered, n, sizeof(double), _heavier_first)
+        for heavy in range(n):
+            if rest <= 0.0:
+                break
+            step = (k - heavy) / rest
+            if step * ordered[heavy] < 1.0:
+                scale = step
+                break
+            rest -= ordered[heavy]
+        kept = []
+        for i in range(n):
+            if scale * w[i] >= 1.0:
+                kept.append(i)
+            else:
+                reach += scale * w[i]
+                if reach > mark:
+                    kept.append(i)
+                    mark += 1.0
+        return kept, scale
+    finally:
+        free(w)
 
 
 def king_exposed(Board board, list ucis) -> dict:

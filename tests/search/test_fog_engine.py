@@ -253,6 +253,23 @@ def test_thinning_keeps_the_heavy_and_weighs_the_light_fairly():
     assert all(abs(total / rounds - w) < 0.006 for total, w in zip(totals, weights))
 
 
+def test_thin_in_c_keeps_exactly_k():
+    """particles.thin: exactly k kept (the heavy always, scale * w >= 1), all of them with
+    an infinite scale when there are at most k, and a clear error for a bad weight; a
+    hundred thousand weights (a belief step's children) in one call."""
+    weights = [0.5] + [0.5 / 99999] * 99999
+    kept, scale = particles.thin(weights, 6000, 0.25)
+    assert len(kept) == 6000 and kept[0] == 0 and kept == sorted(set(kept))
+    assert abs(scale - 5999 / 0.5) < 1e-6
+    assert particles.thin([0.2, 0.8], 5, 0.5) == ([0, 1], float("inf"))
+    for start in (0.0, 0.3, 0.999):
+        assert len(particles.thin([0.1] * 10, 3, start)[0]) == 3
+    with pytest.raises(ValueError):
+        particles.thin([0.5, -0.1, 0.6], 1, 0.5)
+    with pytest.raises(ValueError):
+        particles.thin([0.5, float("nan"), 0.6], 1, 0.5)
+
+
 def test_samples_are_drawn_by_weight():
     """sample() gives every particle when there are few, else k distinct ones thinned by
     weight; weights sum to 1, heaviest first."""
