@@ -448,8 +448,8 @@ def test_fog_belief_threats_never_miss_with_the_truth_present(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     rows = [line.split() for line in lines[2:-1]]
-    pieces = sum(1 for k, board in enumerate(boards[1:]) for placement in [board.fen().split()[0]]
-                 for letter in placement
+    pieces = sum(1 for k, board in enumerate(boards[1:])
+                 for letter in board.fen().split()[0]
                  if letter.isalpha() and letter.lower() not in "pk"
                  and letter.isupper() == (k % 2 == 0))
     assert sum(int(row[1]) for row in rows) == pieces
