@@ -384,6 +384,25 @@ def test_conversion_counts_the_side_that_first_led(tmp_path):
         "lead >=  2: engine 2 in 0 games: W0 D0 L0, converted 0%"]
 
 
+def test_conversion_counts_material_given_away(tmp_path):
+    """scripts/conversion --drops 1: in round 1 White (engine 1) puts its queen where the
+    enemy queen takes it and stays a queen down: one drop in its 4 moves. Black's pawn
+    sacrifice is won back at once (d5, exd5, Qxd5): no drop. Round 2 (engine 2 White)
+    gives nothing away."""
+    game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "*"]\n\n{moves} *\n\n'
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(game.format(r=1, moves="1. e2e4 d7d5 2. e4d5 d8d5 3. d1h5 d5h5 "
+                                          "4. g1f3 g8f6")
+                   + game.format(r=2, moves="1. e2e4 e7e5"))
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"),
+                           str(pgn), "--variant", "chess", "--lead", "20", "--drops", "1"],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-2:] == [
+        "drops >= 1: engine 1 gave material in 1 of 5 moves (20.0%)",
+        "drops >= 1: engine 2 gave material in 0 of 5 moves (0.0%)"]
+
+
 def _merit_game(pick, plies: int = 12) -> str:
     """A fog game whose every move is ``pick`` (max or min) of its move_merits."""
     board, moves = Board("fogofwar"), []
