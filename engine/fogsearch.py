@@ -41,6 +41,7 @@ BELIEF_SHARE = 0.25     # share of the soft budget the belief update may use
 CANDIDATES = 6          # moves searched deeper than depth 1
 SWING = 1500            # what a mate in one sample weighs: about a queen and a half
 VETO_SHARE = 0.3        # king capturable in more samples than this: the move is vetoed
+TEMPER = 0.5            # sample weights count raised to this power: unlikely threats weigh more
 MAX_DEPTH = 64
 RESCUE_SECONDS = 0.005
 
@@ -53,6 +54,14 @@ def _weigh(score: int, base: int) -> int:
     if score <= -MATE_BOUND:
         return min(base - SWING, -SWING)
     return score
+
+
+def _temper(weights: list[float]) -> list[float]:
+    """``weights`` raised to TEMPER and normalised: the belief's odds flattened, so that a
+    threat the belief thinks unlikely still costs a move something."""
+    raised = [w ** TEMPER for w in weights]
+    total = sum(raised) or 1.0
+    return [w / total for w in raised]
 
 
 def king_capture(history: FogHistory, moves: list[str], variant) -> str | None:
@@ -129,6 +138,7 @@ def think_fog(searcher, belief: Belief, history: FogHistory, ev, tt, limits: GoL
         deadline = clock.start + clock.soft * BELIEF_SHARE
     belief.update(history, deadline)
     samples, weights = belief.sample(MAX_SAMPLES)
+    weights = _temper(weights)
     share = {m: 0.0 for m in moves}
     for board, weight in zip(samples, weights):
         for move, bad in particles.king_exposed(board, moves).items():

@@ -16,7 +16,8 @@ from engine.board import Board
 from engine.deepening import MATE_BOUND, GoLimits
 from engine.engine import Engine
 from engine.eval_tables import eval_tables
-from engine.fogsearch import SWING, _Tally, king_capture
+from engine import fogsearch
+from engine.fogsearch import SWING, TEMPER, _Tally, _temper, king_capture
 from engine.variant import load_variant
 from fogkit import fog_turns, random_game
 from protocol.dialect import parse_fog_position
@@ -377,6 +378,46 @@ def test_means_weigh_the_samples():
     tally.commit(0, {"grab": 100, "wait": 0})
     tally.commit(1, {"grab": -800, "wait": 0})
     assert tally.means(["grab", "wait"]) == [(0.9 * 100 - 0.1 * 800, "grab"), (0.0, "wait")]
+
+
+def test_tempered_weights_make_a_rare_loss_count():
+    """The means take the belief's weights raised to TEMPER: with 0.5, nine to one counts
+    three to one, so a pawn won in the likely sample no longer pays for a queen lost in
+    the unlikely one (the belief underrates threats: docs/strength.md)."""
+    weights = _temper([0.9, 0.1])
+    assert sum(weights) == pytest.approx(1.0)
+    assert weights[0] / weights[1] == pytest.approx(9 ** TEMPER)
+    assert _temper([0.5, 0.3, 0.2]) == pytest.approx(
+        [w ** TEMPER / sum(x ** TEMPER for x in (0.5, 0.3, 0.2)) for w in (0.5, 0.3, 0.2)])
+    tally = _Tally(weights)
+    tally.commit(0, {"grab": 100, "wait": 0})
+    tally.commit(1, {"grab": -800, "wait": 0})
+    assert [move for _, move in tally.means(["grab", "wait"])] == ["wait", "grab"]
+
+
+def test_the_search_weighs_samples_tempered(monkeypatch):
+    """think_fog hands the tally the belief's sample weights tempered, not as drawn (they
+    differ where the set is small or has heavy particles; thinned to MAX_SAMPLES from a
+    large set of light ones, every sample weighs alike either way)."""
+    seen, drawn = [], []
+    real_tally, real_sample = fogsearch._Tally, Belief.sample
+
+    def tally(weights):
+        seen.append(list(weights))
+        return real_tally(weights)
+
+    def sample(self, k):
+        boards, weights = real_sample(self, k)
+        drawn.append(list(weights))
+        return boards, weights
+
+    monkeypatch.setattr(fogsearch, "_Tally", tally)
+    monkeypatch.setattr(Belief, "sample", sample)
+    boards, moves = random_game(3, 16)          # a belief of nine, four weights
+    h = history(fog_turns(boards, moves, "w")[-1].command)
+    fog_engine(h).search_sync(GoLimits(nodes=5000))
+    assert drawn and len(drawn[0]) > 1 and len(set(drawn[0])) > 1
+    assert seen == [pytest.approx(_temper(drawn[0]))] and seen[0] != pytest.approx(drawn[0])
 
 
 def test_scores_stay_apart_in_a_large_lead():
