@@ -12,7 +12,9 @@ War engine").
    as many samples as ``SAMPLE_SHARE`` of the budget allows, then the best
    ``CANDIDATES`` moves deeper, one depth at a time over the same samples, while the
    clock allows;
-4. the move with the best mean score (samples weighted) is played. A king capture or a
+4. the move with the best mean score is played, each sample weighted by its belief
+   weight raised to ``TEMPER`` (the belief underrates threats: an unlikely sample counts
+   more than its chance, in the king veto too). A king capture or a
    mate in one sample weighs like a large material swing (``SWING``) from that sample's
    static evaluation, not like the whole game, and losing the king is never worth more
    than ``-SWING``: scores stay apart however large a lead is, so a won game still
