@@ -219,6 +219,7 @@ def build(variant, params: dict | None = None) -> dict:
         "slides_file": slides_file, "tempo": p.get("misc", {}).get("tempo", 0),
         "stalemate_cp": stalemate_cp(variant.stalemate_score),
         "value_change": value_change(variant, p),
+        "hand_share": round(256 * p.get("net", {}).get("hand", 0.0)),
     }
 
 

@@ -40,6 +40,8 @@ cdef struct EvalRec:
     int change_mg[MAX_CODES]            # per piece code, added to a net's score
     int change_eg[MAX_CODES]
     const NetRec* net                   # the learnt evaluation searches attach, or NULL
+    int hand_share                      # of 256: the hand-written evaluation's part of a
+                                        # net's score (params' [net] hand)
 
 cdef class EvalTables:
     cdef EvalRec rec

@@ -4,7 +4,9 @@ piece-square values, mobility, pawn structure, king safety; tapered between midd
 and endgame by the game phase.
 
 A net's score gets the tables' change of piece values, if any (``value_change``: the adaptive
-level's opponent pieces), which the hand-written evaluation has in its tables.
+level's opponent pieces), which the hand-written evaluation has in its tables, and is
+blended with the hand-written evaluation where the params ask for it (``hand_share``, in
+256ths: Fog of War, which borrows chess's net).
 Returns centipawns from the side to move's point of view. The same code serves every
 variant: what differs is the table set (engine/eval_tables.py, engine/params/*.toml).
 """
@@ -69,6 +71,9 @@ cdef class EvalTables:
         e.has_change = bool(change)
         for k in range(MAX_CODES):
             e.change_mg[k], e.change_eg[k] = change.get(k, (0, 0))
+        e.hand_share = d.get("hand_share", 0)
+        if not 0 <= e.hand_share <= 256:
+            raise ValueError("hand_share out of 0..256")
         e.net = NULL
         self.net = None
 
@@ -86,11 +91,15 @@ cdef inline bint in_set(const uint64_t* bits, int c) noexcept nogil:
 
 
 cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
+    cdef int score
     if p.nn == NULL:
         return hand_evaluate(p, e)
+    score = pos_net_score(p)
     if e.has_change:
-        return pos_net_score(p) + value_change(p, e)
-    return pos_net_score(p)
+        score += value_change(p, e)
+    if e.hand_share:
+        score = (score * (256 - e.hand_share) + hand_evaluate(p, e) * e.hand_share) // 256
+    return score
 
 
 cdef int value_change(const PosRec* p, const EvalRec* e) noexcept nogil:

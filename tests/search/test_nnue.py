@@ -210,6 +210,29 @@ def test_a_net_named_in_the_params_is_what_searches_use(tmp_path, monkeypatch):
         datafiles.check()
 
 
+def test_fog_blends_the_net_with_the_hand_written_evaluation():
+    """Fog of War borrows chess's net and blends in ``[net] hand`` of the hand-written
+    evaluation (engine/params/fogofwar.toml): a fog search's static evaluation is that
+    mix, side to move's view, in 256ths; chess searches get the net's score alone."""
+    from engine.eval_tables import load_params
+    from engine.search import Searcher
+    from engine.tt import TranspositionTable
+    share = round(256 * load_params("fogofwar")["net"]["hand"])
+    assert 0 < share < 256 and "hand" not in load_params("chess")["net"]
+    searcher = Searcher()
+    fens = ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "4k3/8/8/8/8/8/8/3QK3 b - - 0 1", "4k3/pp6/8/8/8/8/5PPP/6K1 w - - 0 1")
+    for variant, part in (("fogofwar", share), ("chess", 0)):
+        tables = eval_tables(variant)
+        for fen in fens:
+            board = Board(variant, fen)
+            searcher.set_root(board, tables, TranspositionTable(1))
+            net = tables.net.evaluate(board)
+            hand = evaluate_board(board, eval_tables(variant, None))
+            assert net != hand
+            assert searcher.static_eval() == (net * (256 - part) + hand * part) // 256
+
+
 def search(d: Driver) -> tuple[str, int]:
     """(best move, nodes) of a fresh depth-6 search from the start (cleared table and
     history, so equal settings give equal numbers)."""
