@@ -13,6 +13,7 @@ from engine.clock cimport now
 
 cdef enum:
     HISTORY_MAX = 16384     # history scores stay within +-HISTORY_MAX (see history_add)
+    ROYAL_VICTIM = 262144   # mvv_lva of taking a royal piece (games that end so): first
 
 
 cdef struct LimitsRec:
@@ -59,9 +60,12 @@ cdef inline bint is_noisy(const PosRec* p, move_t m) noexcept nogil:
 
 cdef inline int mvv_lva(const PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
     """Order of a noisy move among the noisy ones: most valuable victim first, then least
-    valuable attacker; a promotion adds its piece's value."""
+    valuable attacker; a promotion adds its piece's value. Taking the royal piece (whose
+    material value is 0) comes before everything: it wins the game."""
     cdef int victim = type_of(p.board[move_to(m)]) if move_kind(m) != KIND_EP else p.t.pawn_type
     cdef int sc = e.value[victim] * 16 - e.value[type_of(p.board[move_from(m)])] // 16
+    if victim and victim == p.t.royal_type:
+        sc += ROYAL_VICTIM
     if move_kind(m) == KIND_PROMO:
         sc += e.value[move_extra(m)] * 16
     return sc

@@ -254,3 +254,15 @@ def test_a_stop_before_depth_one_still_answers_a_searched_move(variant, fen, goo
     score, pv = rescue(searcher, root)
     assert pv[0] in good and score > 500
     assert searcher.stopped                  # the rescue leaves the search stopped
+
+
+def test_fog_of_war_quiescence_sees_a_king_capture():
+    """At the horizon a move that leaves the king to be taken loses: quiescence tries the
+    capture of the king (first: its material value is 0, but it ends the game). The king
+    may take the rook on d5, but c6's pawn then takes the king."""
+    fen = "7k/8/2p5/3r4/4K3/8/8/8 w - - 0 1"
+    assert after(Board("fogofwar", fen), ["e4d5", "c6d5"]).outcome().termination == \
+        "king captured"
+    best, infos, _ = search("fogofwar", fen, depth=1)
+    assert best.move != "e4d5"
+    assert final(infos).score < -300             # a rook down, whatever the king does
