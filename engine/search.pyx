@@ -23,10 +23,9 @@ from engine.tt cimport tt_probe, tt_prefetch, tt_store, TTEntry, TranspositionTa
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
 from engine.board cimport Board, uci_text
 from engine.searchkit cimport SearchLimits, limits_reset, enter_node, is_noisy, mvv_lva, \
-    best_from, bring, history_add, history_age, bound_of, bound_cuts
+    ROYAL_VALUE, best_from, bring, history_add, history_age, bound_of, bound_cuts
 
 cdef enum:
-    ROYAL_VALUE = 20000     # SEE value of the royal piece: it captures last
     TT_MOVE_SCORE = 100000000
     GOOD_CAPTURE = 10000000
     KILLER_1 = 9000000

@@ -13,7 +13,8 @@ from engine.clock cimport now
 
 cdef enum:
     HISTORY_MAX = 16384     # history scores stay within +-HISTORY_MAX (see history_add)
-    ROYAL_VICTIM = 262144   # mvv_lva of taking a royal piece (games that end so): first
+    ROYAL_VALUE = 20000     # the royal piece's worth in exchanges and ordering (its material
+                            # is 0): it captures last, and taking it (fog) comes first
 
 
 cdef struct LimitsRec:
@@ -63,9 +64,8 @@ cdef inline int mvv_lva(const PosRec* p, const EvalRec* e, move_t m) noexcept no
     valuable attacker; a promotion adds its piece's value. Taking the royal piece (whose
     material value is 0) comes before everything: it wins the game."""
     cdef int victim = type_of(p.board[move_to(m)]) if move_kind(m) != KIND_EP else p.t.pawn_type
-    cdef int sc = e.value[victim] * 16 - e.value[type_of(p.board[move_from(m)])] // 16
-    if victim and victim == p.t.royal_type:
-        sc += ROYAL_VICTIM
+    cdef int worth = ROYAL_VALUE if victim and victim == p.t.royal_type else e.value[victim]
+    cdef int sc = worth * 16 - e.value[type_of(p.board[move_from(m)])] // 16
     if move_kind(m) == KIND_PROMO:
         sc += e.value[move_extra(m)] * 16
     return sc
