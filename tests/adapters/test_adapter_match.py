@@ -403,6 +403,52 @@ def test_conversion_counts_material_given_away(tmp_path):
         "drops >= 1: engine 2 gave material in 0 of 5 moves (0.0%)"]
 
 
+def _conversion(pgn, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"), str(pgn),
+                           *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_conversion_reads_chess_in_san(tmp_path):
+    """scripts/match writes chess games in SAN: the first test's rounds 1 and 2, in SAN,
+    count the same."""
+    game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "{res}"]\n\n' \
+           '1. e4 d5 2. exd5 Nf6 {res}\n\n'
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(game.format(r=1, res="1-0") + game.format(r=2, res="0-1"))
+    proc = _conversion(pgn, "--variant", "chess", "--lead", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "lead >=  1: engine 1 in 1 games: W1 D0 L0, converted 100%",
+        "lead >=  1: engine 2 in 1 games: W0 D0 L1, converted 0%"]
+
+
+def test_conversion_drops_count_the_side_to_move_of_the_fen(tmp_path):
+    """A game from a FEN with Black to move (round 1: engine 2 is Black): Black's knight
+    goes where a pawn takes it, Black's one drop in its 5 moves; White's 4 give nothing."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "*"]\n[SetUp "1"]\n'
+                   '[FEN "4kn2/8/8/8/8/8/3PP3/4K3 b - - 0 1"]\n\n'
+                   "1... Ng6 2. e3 Nf4 3. exf4 Kd7 4. Kf2 Kd6 5. Kf3 Kc5 *\n\n")
+    proc = _conversion(pgn, "--variant", "chess", "--lead", "20", "--drops", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-2:] == [
+        "drops >= 2: engine 1 gave material in 0 of 4 moves (0.0%)",
+        "drops >= 2: engine 2 gave material in 1 of 5 moves (20.0%)"]
+
+
+def test_conversion_refuses_games_it_cannot_read(tmp_path):
+    """A fog PGN read as chess, or SAN read as fog, is an error, not a table of zeros."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "1-0"]\n\n'
+                   "1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0\n\n")
+    proc = _conversion(pgn, "--variant", "fogofwar")
+    assert proc.returncode != 0 and "no moves read" in proc.stderr
+    pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "1-0"]\n\n'
+                   "1. e4 e5 2. Ke3 *\n\n")
+    proc = _conversion(pgn, "--variant", "chess")
+    assert proc.returncode != 0 and "round 1" in proc.stderr
+
+
 def _merit_game(pick, plies: int = 12) -> str:
     """A fog game whose every move is ``pick`` (max or min) of its move_merits."""
     board, moves = Board("fogofwar"), []
