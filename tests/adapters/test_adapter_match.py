@@ -363,6 +363,11 @@ def test_make_match_openings_writes_lines_the_match_reads(tmp_path):
     assert make(3) == lines and make(4) != lines
 
 
+def _conversion(pgn, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"), str(pgn),
+                           *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+
+
 def test_conversion_counts_the_side_that_first_led(tmp_path):
     """scripts/conversion: White wins a pawn in both games; engine 1 is White in round 1
     (converted) and engine 2 in round 2 (lost it). Nobody was ever two pawns up. In round
@@ -373,9 +378,7 @@ def test_conversion_counts_the_side_that_first_led(tmp_path):
     pgn.write_text(game.format(r=1, res="1-0", reply="g8f6")
                    + game.format(r=2, res="0-1", reply="g8f6")
                    + game.format(r=3, res="0-1", reply="d8d5"))
-    proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"),
-                           str(pgn), "--variant", "chess", "--lead", "1", "2"],
-                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    proc = _conversion(pgn, "--variant", "chess", "--lead", "1", "2")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
         "lead >=  1: engine 1 in 1 games: W1 D0 L0, converted 100%",
@@ -394,18 +397,11 @@ def test_conversion_counts_material_given_away(tmp_path):
     pgn.write_text(game.format(r=1, moves="1. e2e4 d7d5 2. e4d5 d8d5 3. d1h5 d5h5 "
                                           "4. g1f3 g8f6")
                    + game.format(r=2, moves="1. e2e4 e7e5"))
-    proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"),
-                           str(pgn), "--variant", "chess", "--lead", "20", "--drops", "1"],
-                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    proc = _conversion(pgn, "--variant", "chess", "--lead", "20", "--drops", "1")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-2:] == [
         "drops >= 1: engine 1 gave material in 1 of 5 moves (20.0%)",
         "drops >= 1: engine 2 gave material in 0 of 5 moves (0.0%)"]
-
-
-def _conversion(pgn, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"), str(pgn),
-                           *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
 
 
 def test_conversion_reads_chess_in_san(tmp_path):
@@ -437,7 +433,8 @@ def test_conversion_drops_count_the_side_to_move_of_the_fen(tmp_path):
 
 
 def test_conversion_refuses_games_it_cannot_read(tmp_path):
-    """A fog PGN read as chess, or SAN read as fog, is an error, not a table of zeros."""
+    """SAN read as fog, or a chess game with an illegal move, is an error naming what went
+    wrong, not a table of zeros."""
     pgn = tmp_path / "games.pgn"
     pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "1-0"]\n\n'
                    "1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0\n\n")
