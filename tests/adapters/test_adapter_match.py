@@ -368,16 +368,20 @@ def _conversion(pgn, *args) -> subprocess.CompletedProcess:
                            *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
 
 
-def test_conversion_counts_the_side_that_first_led(tmp_path):
+@pytest.mark.parametrize("opening, take, recapture", [
+    ("1. e2e4 d7d5 2. e4d5", "g8f6", "d8d5"),       # coordinate moves (fog's PGNs)
+    ("1. e4 d5 2. exd5", "Nf6", "Qxd5"),            # SAN, as scripts/match writes chess
+])
+def test_conversion_counts_the_side_that_first_led(tmp_path, opening, take, recapture):
     """scripts/conversion: White wins a pawn in both games; engine 1 is White in round 1
     (converted) and engine 2 in round 2 (lost it). Nobody was ever two pawns up. In round
     3 White's pawn up lasts one ply (the queen takes back): no lead."""
     game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "{res}"]\n\n' \
-           '1. e2e4 d7d5 2. e4d5 {{a comment}} {reply} {res}\n\n'
+           '{opening} {{a comment}} {reply} {res}\n\n'
     pgn = tmp_path / "games.pgn"
-    pgn.write_text(game.format(r=1, res="1-0", reply="g8f6")
-                   + game.format(r=2, res="0-1", reply="g8f6")
-                   + game.format(r=3, res="0-1", reply="d8d5"))
+    pgn.write_text(game.format(r=1, res="1-0", opening=opening, reply=take)
+                   + game.format(r=2, res="0-1", opening=opening, reply=take)
+                   + game.format(r=3, res="0-1", opening=opening, reply=recapture))
     proc = _conversion(pgn, "--variant", "chess", "--lead", "1", "2")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
@@ -387,47 +391,35 @@ def test_conversion_counts_the_side_that_first_led(tmp_path):
         "lead >=  2: engine 2 in 0 games: W0 D0 L0, converted 0%"]
 
 
+def _drops(tmp_path, text: str, size: int) -> list[str]:
+    """scripts/conversion --drops ``size``'s two lines for the PGN ``text``."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(text)
+    proc = _conversion(pgn, "--variant", "chess", "--lead", "20", "--drops", str(size))
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()[-2:]
+
+
 def test_conversion_counts_material_given_away(tmp_path):
     """scripts/conversion --drops 1: in round 1 White (engine 1) puts its queen where the
     enemy queen takes it and stays a queen down: one drop in its 4 moves. Black's pawn
     sacrifice is won back at once (d5, exd5, Qxd5): no drop. Round 2 (engine 2 White)
     gives nothing away."""
     game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "*"]\n\n{moves} *\n\n'
-    pgn = tmp_path / "games.pgn"
-    pgn.write_text(game.format(r=1, moves="1. e2e4 d7d5 2. e4d5 d8d5 3. d1h5 d5h5 "
-                                          "4. g1f3 g8f6")
-                   + game.format(r=2, moves="1. e2e4 e7e5"))
-    proc = _conversion(pgn, "--variant", "chess", "--lead", "20", "--drops", "1")
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-2:] == [
+    text = game.format(r=1, moves="1. e2e4 d7d5 2. e4d5 d8d5 3. d1h5 d5h5 4. g1f3 g8f6") \
+        + game.format(r=2, moves="1. e2e4 e7e5")
+    assert _drops(tmp_path, text, 1) == [
         "drops >= 1: engine 1 gave material in 1 of 5 moves (20.0%)",
         "drops >= 1: engine 2 gave material in 0 of 5 moves (0.0%)"]
-
-
-def test_conversion_reads_chess_in_san(tmp_path):
-    """scripts/match writes chess games in SAN: the first test's rounds 1 and 2, in SAN,
-    count the same."""
-    game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "{res}"]\n\n' \
-           '1. e4 d5 2. exd5 Nf6 {res}\n\n'
-    pgn = tmp_path / "games.pgn"
-    pgn.write_text(game.format(r=1, res="1-0") + game.format(r=2, res="0-1"))
-    proc = _conversion(pgn, "--variant", "chess", "--lead", "1")
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == [
-        "lead >=  1: engine 1 in 1 games: W1 D0 L0, converted 100%",
-        "lead >=  1: engine 2 in 1 games: W0 D0 L1, converted 0%"]
 
 
 def test_conversion_drops_count_the_side_to_move_of_the_fen(tmp_path):
     """A game from a FEN with Black to move (round 1: engine 2 is Black): Black's knight
     goes where a pawn takes it, Black's one drop in its 5 moves; White's 4 give nothing."""
-    pgn = tmp_path / "games.pgn"
-    pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "*"]\n[SetUp "1"]\n'
-                   '[FEN "4kn2/8/8/8/8/8/3PP3/4K3 b - - 0 1"]\n\n'
-                   "1... Ng6 2. e3 Nf4 3. exf4 Kd7 4. Kf2 Kd6 5. Kf3 Kc5 *\n\n")
-    proc = _conversion(pgn, "--variant", "chess", "--lead", "20", "--drops", "2")
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-2:] == [
+    text = '[Event "Quantum match"]\n[Round "1"]\n[Result "*"]\n[SetUp "1"]\n' \
+        '[FEN "4kn2/8/8/8/8/8/3PP3/4K3 b - - 0 1"]\n\n' \
+        "1... Ng6 2. e3 Nf4 3. exf4 Kd7 4. Kf2 Kd6 5. Kf3 Kc5 *\n\n"
+    assert _drops(tmp_path, text, 2) == [
         "drops >= 2: engine 1 gave material in 0 of 4 moves (0.0%)",
         "drops >= 2: engine 2 gave material in 1 of 5 moves (20.0%)"]
 
