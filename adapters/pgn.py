@@ -73,7 +73,7 @@ def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_
     return f"{head}\n\n{body}\n"
 
 
-_COORDINATE_MOVE = re.compile(r"[a-l]\d+[a-l]\d+[qrbnk]?")
+_COORDINATE_MOVE = re.compile(r"[a-l]\d+[a-l]\d+[qrbnkac]?")     # a, c: Grand's promotions
 
 
 def coordinate_games(text: str):

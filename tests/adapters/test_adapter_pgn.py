@@ -109,6 +109,16 @@ def test_grand_record_coordinate_movetext_with_two_digit_ranks():
     assert movetext(text) == "1. e3e5 e8e6 1/2-1/2"
 
 
+def test_grand_promotions_to_chancellor_and_archbishop_read_back():
+    """coordinate_games (what the measuring scripts read) keeps Grand's promotions to a
+    chancellor (c) and an archbishop (a); it dropped them, and every later move of the
+    game then read as illegal."""
+    fen = "10/4P5/k9/10/10/10/10/10/4p5/9K w - - 0 1"
+    rec = GameRecord("grand", fen, "W", "B", moves=["e9e10c", "e2e1a", "j1i2"],
+                     white_score=0.5, termination="x")
+    assert list(pgn.coordinate_games(write_pgn(rec))) == [(1, "1/2-1/2", rec.moves)]
+
+
 def test_game_from_custom_fen_has_setup_and_fen(spawn, monkeypatch):
     monkeypatch.setattr(session, "MAX_PLIES", 40)
     fen = "4k3/pppp4/8/8/8/8/PPPP4/4K2R b K - 0 12"
