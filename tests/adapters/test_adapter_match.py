@@ -391,6 +391,20 @@ def test_conversion_counts_the_side_that_first_led(tmp_path, opening, take, reca
         "lead >=  2: engine 2 in 0 games: W0 D0 L0, converted 0%"]
 
 
+def test_conversion_counts_grand_pieces(tmp_path):
+    """A Grand game (coordinate moves): a pawn takes White's archbishop on h4 and a pawn
+    takes back, Black about seven pawns up, which it holds; a table that counted the
+    archbishop as nothing would show Black a pawn down and no lead."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "0-1"]\n\n'
+                   "1. g2h4 g8g6 2. a3a4 g6g5 3. a4a5 g5h4 4. g3h4 a8a7 0-1\n\n")
+    proc = _conversion(pgn, "--variant", "grand", "--lead", "5")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "lead >=  5: engine 1 in 0 games: W0 D0 L0, converted 0%",
+        "lead >=  5: engine 2 in 1 games: W1 D0 L0, converted 100%"]
+
+
 def _drops(tmp_path, text: str, size: int) -> list[str]:
     """scripts/conversion --drops ``size``'s two lines for the PGN ``text``."""
     pgn = tmp_path / "games.pgn"
@@ -509,17 +523,3 @@ def test_fog_belief_threats_never_miss_with_the_truth_present(tmp_path):
     assert sum(int(row[1]) for row in rows) == pieces
     missed, total = lines[-1].removeprefix("threats with chance 0: ").split(" of ")
     assert missed == "0" and int(total) > 0
-
-
-def test_conversion_counts_grand_pieces(tmp_path):
-    """A Grand game (coordinate moves): a pawn takes White's archbishop on h4 and a pawn
-    takes back, Black about seven pawns up, which it holds; a table that counted the
-    archbishop as nothing would show Black a pawn down and no lead."""
-    pgn = tmp_path / "games.pgn"
-    pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "0-1"]\n\n'
-                   "1. g2h4 g8g6 2. a3a4 g6g5 3. a4a5 g5h4 4. g3h4 a8a7 0-1\n\n")
-    proc = _conversion(pgn, "--variant", "grand", "--lead", "5")
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == [
-        "lead >=  5: engine 1 in 0 games: W0 D0 L0, converted 0%",
-        "lead >=  5: engine 2 in 1 games: W1 D0 L0, converted 100%"]
