@@ -3,7 +3,8 @@
 
 1. ``scripts/tune.py data --variant chess --games 400`` plays fast self-play games (a
    node-limited search, random book exits) and writes quiet positions with the game's
-   result to ``out/tune-<variant>.tsv`` (git-ignored).
+   result to ``out/tune-<variant>.tsv`` (git-ignored); ``data --pgn FILE...`` takes the
+   quiet positions of games scripts/match played instead (``pgn_data``).
 2. Optionally ``scripts/tune.py label --variant chess --engine /usr/games/stockfish``
    scores every position with a reference engine (Stockfish for chess, Fairy-Stockfish
    with UCI_Variant for grand; for the hexagon, which no other engine plays, Quantum's own
@@ -18,6 +19,9 @@
    tuned values and the errors. Adopt it only after a match (scripts/match) shows it is
    stronger: on 32,000 positions of 4,000-node self-play, fitting game results alone
    lowered the error 0.1023 -> 0.0992 and lost about 200 Elo (overfitting to noise).
+4. ``scripts/tune.py probe --variant grand --target engine --set king.danger=24`` prints
+   the data's error with some weights set and the rest as shipped: which way one weight
+   wants to go, in seconds, before a fit moves them all.
 """
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ import multiprocessing
 import random
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +42,35 @@ from engine import eval_tables
 from engine.board import Board
 from engine.evaluate import EvalTables, evaluate_boards
 from engine.variant import load_variant, resolve_name
-from selfplay import RESULT, Labeller, play_games
+from adapters.pgn import coordinate_games
+from selfplay import RESULT, Labeller, _captures, play_games
+
+
+def pgn_data(variant: str, pgns: list[str], seed: int, keep: float = 0.6) -> Path:
+    """Quiet positions of played games instead of self-play: the games of scripts/match
+    PGNs (coordinate moves from the start position) against a reference engine meet the
+    positions that engine steers to. A position counts from the ninth ply on when its
+    side to move is not in check and the move played next takes nothing and promotes
+    nothing; each is kept with probability ``keep``."""
+    rng = random.Random(seed)
+    path = OUT / f"tune-{variant}.tsv"
+    OUT.mkdir(exist_ok=True)
+    kept = 0
+    with open(path, "w") as fh:
+        for name in pgns:
+            games = list(coordinate_games(Path(name).read_text(encoding="utf-8")))
+            if not any(moves for *_, moves in games):
+                raise SystemExit(f"{name}: no moves read (is it a {variant} PGN of scripts/match?)")
+            for _, result, moves in games:
+                board = Board(variant)
+                for ply, move in enumerate(moves):
+                    if ply >= 8 and not board.is_check() and not _captures(board, move) \
+                            and rng.random() < keep:
+                        fh.write(f"{board.fen()}\t{result}\n")
+                        kept += 1
+                    board.push(move)
+    print(f"{kept} positions from {len(pgns)} PGN file(s)", flush=True)
+    return path
 
 
 def make_data(variant: str, games: int, nodes: int, seed: int) -> Path:
@@ -140,17 +173,47 @@ def label(variant_name: str, engine_cmd: str, depth: int, workers: int = 1) -> P
     return path
 
 
-def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float) -> Path:
-    variant = load_variant(variant_name)
+def load_rows(variant_name: str, limit: int, target: str) -> tuple[list, list]:
+    """(boards, targets) of the data file: the reference score as a win probability
+    (``target`` engine) or the game result; shuffled with a fixed seed, ``limit`` rows."""
     name = f"tune-{variant_name}-labels.tsv" if target == "engine" else f"tune-{variant_name}.tsv"
     rows = [line.rstrip("\n").split("\t") for line in open(OUT / name)]
     random.Random(1).shuffle(rows)
     rows = rows[:limit]
     boards = [Board(variant_name, row[0]) for row in rows]
-    if target == "engine":                  # the reference score as a win probability
-        results = [1 / (1 + 10 ** (-int(row[2]) / 400)) for row in rows]
-    else:
-        results = [RESULT[row[1]] for row in rows]
+    if target == "engine":
+        return boards, [1 / (1 + 10 ** (-int(row[2]) / 400)) for row in rows]
+    return boards, [RESULT[row[1]] for row in rows]
+
+
+def fit_k(boards, results, tables) -> tuple[float, float]:
+    """The scaling constant K (0.20 to 2.00) with the least error, and that error."""
+    return min(((error(boards, results, tables, k / 20), k / 20) for k in range(4, 41)),
+               key=lambda ek: ek[0])[::-1]
+
+
+def probe(variant_name: str, limit: int, target: str, settings: list[str]) -> float:
+    """The error of the variant's weights with ``settings`` (``table.key=value``, the value
+    in TOML: ``king.danger=24``, ``king.shield=[30, 4]``) on the data file, each with its
+    own K: which way a single weight wants to go, before a fit moves them all."""
+    variant = load_variant(variant_name)
+    boards, results = load_rows(variant_name, limit, target)
+    params = copy.deepcopy(eval_tables.load_params(variant_name))
+    for setting in settings:
+        addr, _, text = setting.partition("=")
+        table, _, key = addr.partition(".")
+        if not key or not text:
+            raise SystemExit(f"--set {setting!r}: expected table.key=value")
+        params.setdefault(table, {})[key] = tomllib.loads(f"v = {text}")["v"]
+    k, e = fit_k(boards, results, tables_for(variant, params))
+    print(f"{len(boards)} positions, {' '.join(settings) or 'the weights as they are'}: "
+          f"error {e:.6f} (K = {k:.2f})")
+    return e
+
+
+def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float) -> Path:
+    variant = load_variant(variant_name)
+    boards, results = load_rows(variant_name, limit, target)
     cut = len(boards) * 4 // 5
     train, valid = (boards[:cut], results[:cut]), (boards[cut:], results[cut:])
     params = copy.deepcopy(eval_tables.load_params(variant_name))
@@ -162,11 +225,7 @@ def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float) -> P
         return l2 * sum(((get(params, a) - get(start_params, a)) / scale[a]) ** 2 for a in addrs)
 
     tables = tables_for(variant, params)
-    best_k, best_e = 1.0, float("inf")
-    for k in [x / 20 for x in range(4, 41)]:
-        e = error(*train, tables, k)
-        if e < best_e:
-            best_k, best_e = k, e
+    best_k, best_e = fit_k(*train, tables)
     start_v = error(*valid, tables, best_k)
     best_v = start_v
     print(f"{len(boards)} positions, K = {best_k:.2f}, error {best_e:.6f}, held out {start_v:.6f}")
@@ -219,6 +278,8 @@ def main() -> int:
     d.add_argument("--games", type=int, default=200)
     d.add_argument("--nodes", type=int, default=3000)
     d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--pgn", nargs="+", metavar="FILE",
+                   help="positions of these scripts/match games instead of self-play")
     lb = sub.add_parser("label")
     lb.add_argument("--variant", default="chess")
     lb.add_argument("--engine", default="/usr/games/stockfish")
@@ -230,12 +291,21 @@ def main() -> int:
     f.add_argument("--rounds", type=int, default=6)
     f.add_argument("--target", choices=("result", "engine"), default="result")
     f.add_argument("--l2", type=float, default=0.0005)
+    pr = sub.add_parser("probe", help="the data's error with some weights set (probe)")
+    pr.add_argument("--variant", default="chess")
+    pr.add_argument("--limit", type=int, default=40000)
+    pr.add_argument("--target", choices=("result", "engine"), default="result")
+    pr.add_argument("--set", action="append", default=[], metavar="TABLE.KEY=VALUE")
     args = ap.parse_args()
     name = resolve_name(args.variant)
-    if args.cmd == "data":
+    if args.cmd == "data" and args.pgn:
+        pgn_data(name, args.pgn, args.seed)
+    elif args.cmd == "data":
         make_data(name, args.games, args.nodes, args.seed)
     elif args.cmd == "label":
         label(name, args.engine, args.depth, args.workers)
+    elif args.cmd == "probe":
+        probe(name, args.limit, args.target, args.set)
     else:
         fit(name, args.limit, args.rounds, args.target, args.l2)
     return 0

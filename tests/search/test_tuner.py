@@ -1,7 +1,8 @@
 """scripts/tune.py's labelling and fit on a small hexagonal data set, Quantum's own
 search the reference (how the hexagon's weights were tuned, docs/strength.md): labels
 keep their rows' order with several engines side by side and are from White's view; the
-fit lowers the held-out error and writes a params file the engine loads."""
+fit lowers the held-out error and writes a params file the engine loads. Data from a
+match's PGN keep the quiet positions only; a probe reports the error of set weights."""
 from __future__ import annotations
 
 import random
@@ -64,3 +65,46 @@ def test_fit_lowers_the_held_out_error_and_writes_loadable_params(tmp_path, monk
     monkeypatch.setenv("QUANTUM_PARAMS_HEXAGONAL", str(path))
     tuned = eval_tables.load_params("hexagonal")
     assert tuned["value"]["n"][0] > 300
+
+
+def test_data_from_a_pgn_keeps_the_quiet_positions_with_the_result(tmp_path, monkeypatch):
+    """A random Grand game written as scripts/match writes it: every position from the
+    ninth ply on whose side is not in check and whose next move takes nothing, none other,
+    each with the game's result."""
+    monkeypatch.setattr(tune, "OUT", tmp_path)
+    rng = random.Random(5)
+    board, moves, expected = Board("grand"), [], []
+    while len(moves) < 60 and board.outcome() is None:
+        move = rng.choice(board.legal_moves())
+        before = board.fen().split()[0]
+        in_check = board.is_check()
+        board.push(move)
+        quiet = sum(ch.isalpha() for ch in board.fen().split()[0]) == \
+            sum(ch.isalpha() for ch in before) and not move[-1].isalpha()
+        if len(moves) >= 8 and not in_check and quiet:
+            board.pop()
+            expected.append(board.fen())
+            board.push(move)
+        moves.append(move)
+    assert 10 < len(expected) < len(moves) - 8        # some positions are left out
+    body = " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m for i, m in enumerate(moves))
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(f'[Event "t"]\n[Round "1"]\n[Result "0-1"]\n[Variant "Grand"]\n\n{body} 0-1\n')
+    path = tune.pgn_data("grand", [str(pgn)], seed=1, keep=1.0)
+    rows = [line.rstrip("\n").split("\t") for line in open(path)]
+    assert rows == [[fen, "0-1"] for fen in expected]
+
+
+def test_probe_reports_a_lower_error_for_the_weight_the_labels_came_from(tmp_path, monkeypatch,
+                                                                         capsys):
+    monkeypatch.setattr(tune, "OUT", tmp_path)
+    truth = eval_tables.load_params("hexagonal")
+    truth["value"]["n"] = [450, 450]
+    tables = tune.tables_for(load_variant("hexagonal"), truth)
+    fens = random_positions(300, 6)
+    scores = evaluate_boards([Board("hexagonal", f) for f in fens], tables)
+    (tmp_path / "tune-hexagonal-labels.tsv").write_text(
+        "".join(f"{f}\t1/2-1/2\t{s}\n" for f, s in zip(fens, scores)))
+    shipped = tune.probe("hexagonal", 300, "engine", [])
+    assert tune.probe("hexagonal", 300, "engine", ["value.n=[450, 450]"]) < shipped
+    assert "value.n=[450, 450]: error" in capsys.readouterr().out
