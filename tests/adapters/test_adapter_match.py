@@ -405,6 +405,29 @@ def test_conversion_counts_grand_pieces(tmp_path):
         "lead >=  5: engine 2 in 1 games: W1 D0 L0, converted 100%"]
 
 
+def test_conversion_counts_where_the_kings_stand(tmp_path):
+    """scripts/conversion --kings 4 6, Grand: in round 1 (engine 1 White) the kings stand
+    on c1 and c10 after four plies (first ranks, not the outer two files) and on b1 and
+    b10 after six (both). Round 2 is four plies long: counted at ply 4 only, both kings
+    at home on e2 and e9, not on their first ranks."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text('[Event "Quantum match"]\n[Round "1"]\n[Result "*"]\n\n'
+                   "1. e2d1 e9d10 2. d1c1 d10c10 3. c1b1 c10b10 *\n\n"
+                   '[Event "Quantum match"]\n[Round "2"]\n[Result "*"]\n\n'
+                   "1. a3a4 a8a7 2. b3b4 b8b7 *\n\n")
+    proc = _conversion(pgn, "--variant", "grand", "--lead", "5", "--kings", "4", "6")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[2:] == [
+        "king after 4 plies: engine 1 in 2 games: on its first rank 1 (50%), "
+        "on the outer two files 0 (0%)",
+        "king after 4 plies: engine 2 in 2 games: on its first rank 1 (50%), "
+        "on the outer two files 0 (0%)",
+        "king after 6 plies: engine 1 in 1 games: on its first rank 1 (100%), "
+        "on the outer two files 1 (100%)",
+        "king after 6 plies: engine 2 in 1 games: on its first rank 1 (100%), "
+        "on the outer two files 1 (100%)"]
+
+
 def _drops(tmp_path, text: str, size: int) -> list[str]:
     """scripts/conversion --drops ``size``'s two lines for the PGN ``text``."""
     pgn = tmp_path / "games.pgn"
