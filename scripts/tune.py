@@ -43,7 +43,7 @@ from engine.board import Board
 from engine.evaluate import EvalTables, evaluate_boards
 from engine.variant import load_variant, resolve_name
 from adapters.pgn import coordinate_games
-from selfplay import RESULT, Labeller, _captures, play_games
+from selfplay import RESULT, Labeller, captures, play_games
 
 
 def pgn_data(variant: str, pgns: list[str], seed: int, keep: float = 0.6) -> Path:
@@ -64,7 +64,7 @@ def pgn_data(variant: str, pgns: list[str], seed: int, keep: float = 0.6) -> Pat
             for _, result, moves in games:
                 board = Board(variant)
                 for ply, move in enumerate(moves):
-                    if ply >= 8 and not board.is_check() and not _captures(board, move) \
+                    if ply >= 8 and not board.is_check() and not captures(board, move) \
                             and rng.random() < keep:
                         fh.write(f"{board.fen()}\t{result}\n")
                         kept += 1
@@ -197,14 +197,18 @@ def probe(variant_name: str, limit: int, target: str, settings: list[str]) -> fl
     in TOML: ``king.danger=24``, ``king.shield=[30, 4]``) on the data file, each with its
     own K: which way a single weight wants to go, before a fit moves them all."""
     variant = load_variant(variant_name)
-    boards, results = load_rows(variant_name, limit, target)
     params = copy.deepcopy(eval_tables.load_params(variant_name))
     for setting in settings:
         addr, _, text = setting.partition("=")
         table, _, key = addr.partition(".")
-        if not key or not text:
-            raise SystemExit(f"--set {setting!r}: expected table.key=value")
-        params.setdefault(table, {})[key] = tomllib.loads(f"v = {text}")["v"]
+        if not key or not text or table not in eval_tables.MERGED:
+            raise SystemExit(f"--set {setting!r}: expected table.key=value, the table one "
+                             f"of {', '.join(eval_tables.MERGED)}")
+        try:
+            params.setdefault(table, {})[key] = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError as exc:
+            raise SystemExit(f"--set {setting!r}: the value is not TOML ({exc})") from None
+    boards, results = load_rows(variant_name, limit, target)
     k, e = fit_k(boards, results, tables_for(variant, params))
     print(f"{len(boards)} positions, {' '.join(settings) or 'the weights as they are'}: "
           f"error {e:.6f} (K = {k:.2f})")

@@ -9,6 +9,8 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import eval_tables
 from engine.board import Board
 from engine.evaluate import evaluate_boards
@@ -108,3 +110,6 @@ def test_probe_reports_a_lower_error_for_the_weight_the_labels_came_from(tmp_pat
     shipped = tune.probe("hexagonal", 300, "engine", [])
     assert tune.probe("hexagonal", 300, "engine", ["value.n=[450, 450]"]) < shipped
     assert "value.n=[450, 450]: error" in capsys.readouterr().out
+    for bad in ("valu.n=[450, 450]", "value.n=[450", "value.n"):
+        with pytest.raises(SystemExit, match="--set"):
+            tune.probe("hexagonal", 300, "engine", [bad])
