@@ -44,15 +44,21 @@ def play_games(variant: str, nodes: int, seed: int, keep: float = 0.5,
             if best.move is None:
                 break
             score = infos[-1].score if infos else 0
-            if len(board.move_stack) >= 8 and not board.is_check() and abs(score) < 2000 \
-                    and not captures(board, best.move) and rng.random() < keep:
+            if len(board.move_stack) >= 8 and abs(score) < 2000 and quiet(board, best.move) \
+                    and rng.random() < keep:
                 positions.append((board.fen(), score if board.turn == "w" else -score))
             board.push(best.move)
         outcome = board.outcome()
         yield positions, outcome.result if outcome else "1/2-1/2", len(board.move_stack)
 
 
-def captures(board: Board, move: str) -> bool:
+def quiet(board: Board, move: str) -> bool:
+    """Whether the position before ``move`` counts as quiet data: the side to move is not
+    in check and the move takes nothing and promotes nothing."""
+    return not board.is_check() and not _captures(board, move)
+
+
+def _captures(board: Board, move: str) -> bool:
     """Whether ``move`` takes something or promotes (the position is then not quiet):
     cell names end in a digit, so a move that ends in a letter promotes."""
     if move[-1].isalpha():
@@ -107,8 +113,8 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
                 break
             if best is None:
                 break
-            if len(board.move_stack) >= 8 and not mate and not board.is_check() \
-                    and not captures(board, best) and rng.random() < keep:
+            if len(board.move_stack) >= 8 and not mate and quiet(board, best) \
+                    and rng.random() < keep:
                 positions.append((board.fen(), white_cp))
             if abs(white_cp) >= 1000:            # plies in a row one side is far ahead
                 sign = 1 if white_cp > 0 else -1

@@ -43,7 +43,7 @@ from engine.board import Board
 from engine.evaluate import EvalTables, evaluate_boards
 from engine.variant import load_variant, resolve_name
 from adapters.pgn import coordinate_games
-from selfplay import RESULT, Labeller, captures, play_games
+from selfplay import RESULT, Labeller, play_games, quiet
 
 
 def pgn_data(variant: str, pgns: list[str], seed: int, keep: float = 0.6) -> Path:
@@ -64,8 +64,7 @@ def pgn_data(variant: str, pgns: list[str], seed: int, keep: float = 0.6) -> Pat
             for _, result, moves in games:
                 board = Board(variant)
                 for ply, move in enumerate(moves):
-                    if ply >= 8 and not board.is_check() and not captures(board, move) \
-                            and rng.random() < keep:
+                    if ply >= 8 and quiet(board, move) and rng.random() < keep:
                         fh.write(f"{board.fen()}\t{result}\n")
                         kept += 1
                     board.push(move)

@@ -36,6 +36,17 @@ def random_positions(count: int, seed: int) -> list[str]:
     return out
 
 
+def write_knight_labels(out, fens: list[str]) -> None:
+    """Labels of ``fens`` from the hexagon's weights with the knight worth 450, in the
+    tuner's labels file under ``out``."""
+    truth = eval_tables.load_params("hexagonal")
+    truth["value"]["n"] = [450, 450]
+    tables = tune.tables_for(load_variant("hexagonal"), truth)
+    scores = evaluate_boards([Board("hexagonal", f) for f in fens], tables)
+    (out / "tune-hexagonal-labels.tsv").write_text(
+        "".join(f"{f}\t1/2-1/2\t{s}\n" for f, s in zip(fens, scores)))
+
+
 def test_label_with_two_workers_keeps_the_rows_and_scores_from_whites_view(tmp_path, monkeypatch):
     monkeypatch.setattr(tune, "OUT", tmp_path)
     fens = random_positions(30, 3) + WHITE_AHEAD
@@ -52,14 +63,7 @@ def test_label_with_two_workers_keeps_the_rows_and_scores_from_whites_view(tmp_p
 def test_fit_lowers_the_held_out_error_and_writes_loadable_params(tmp_path, monkeypatch):
     """Labels from a params file whose knight is worth 450: the fit moves towards it."""
     monkeypatch.setattr(tune, "OUT", tmp_path)
-    variant = load_variant("hexagonal")
-    truth = eval_tables.load_params("hexagonal")
-    truth["value"]["n"] = [450, 450]
-    tables = tune.tables_for(variant, truth)
-    fens = random_positions(600, 4)
-    scores = evaluate_boards([Board("hexagonal", f) for f in fens], tables)
-    (tmp_path / "tune-hexagonal-labels.tsv").write_text(
-        "".join(f"{f}\t1/2-1/2\t{s}\n" for f, s in zip(fens, scores)))
+    write_knight_labels(tmp_path, random_positions(600, 4))
     path = tune.fit("hexagonal", limit=600, rounds=3, target="engine", l2=0.0)
     header = path.read_text().splitlines()[0]
     before, after = (float(x) for x in header.split("held-out error ")[1].split(" (")[0].split(" -> "))
@@ -100,13 +104,7 @@ def test_data_from_a_pgn_keeps_the_quiet_positions_with_the_result(tmp_path, mon
 def test_probe_reports_a_lower_error_for_the_weight_the_labels_came_from(tmp_path, monkeypatch,
                                                                          capsys):
     monkeypatch.setattr(tune, "OUT", tmp_path)
-    truth = eval_tables.load_params("hexagonal")
-    truth["value"]["n"] = [450, 450]
-    tables = tune.tables_for(load_variant("hexagonal"), truth)
-    fens = random_positions(300, 6)
-    scores = evaluate_boards([Board("hexagonal", f) for f in fens], tables)
-    (tmp_path / "tune-hexagonal-labels.tsv").write_text(
-        "".join(f"{f}\t1/2-1/2\t{s}\n" for f, s in zip(fens, scores)))
+    write_knight_labels(tmp_path, random_positions(300, 6))
     shipped = tune.probe("hexagonal", 300, "engine", [])
     assert tune.probe("hexagonal", 300, "engine", ["value.n=[450, 450]"]) < shipped
     assert "value.n=[450, 450]: error" in capsys.readouterr().out
