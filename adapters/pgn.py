@@ -34,10 +34,13 @@ comment after the last move, one line each (indented, braces made parentheses):
 
 ``open_to_append`` opens a PGN file to add games at its end, keeping those already in it.
 ``coordinate_games`` reads back the games this module writes in coordinate moves (Fog of
-War, Grand, hex), for the measuring scripts."""
+War, Grand, hex), for the measuring scripts; ``uci_games`` any variant's games as UCI
+moves (chess's SAN through python-chess)."""
 from __future__ import annotations
 
 import datetime
+import io
+import logging
 import os
 import re
 
@@ -85,6 +88,30 @@ def coordinate_games(text: str):
         body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
         body = re.sub(r"\{[^}]*\}", " ", body)
         yield rnd, result, [t for t in body.split() if _COORDINATE_MOVE.fullmatch(t)]
+
+
+def uci_games(text: str, variant: str) -> list:
+    """``(round, result, FEN or None, moves in UCI)`` of each game of a PGN. Standard
+    chess is read by python-chess, which takes SAN and coordinate moves and a FEN tag
+    alike; the other variants' PGNs give coordinate moves from the start position. A PGN
+    of which no move could be read, or a chess game python-chess cannot replay, is a
+    ValueError (is the variant the games' variant?)."""
+    if variant == "chess":
+        import chess.pgn
+        out, stream = [], io.StringIO(text)
+        logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)   # errors: raised below
+        while (game := chess.pgn.read_game(stream)) is not None:
+            if game.errors:
+                raise ValueError(f"round {game.headers.get('Round', '?')}: {game.errors[0]} "
+                                 f"(is the variant the games' variant?)")
+            out.append((int(game.headers.get("Round", "0")), game.headers.get("Result", "*"),
+                        game.headers.get("FEN"), [m.uci() for m in game.mainline_moves()]))
+    else:
+        out = [(rnd, result, None, moves) for rnd, result, moves in coordinate_games(text)]
+    if not any(moves for *_, moves in out):
+        raise ValueError(f"no moves read from the PGN (variant {variant}): "
+                         "is the variant the games' variant?")
+    return out
 
 
 def open_to_append(path):

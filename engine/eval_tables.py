@@ -27,7 +27,7 @@ from engine.datafiles import DataFileError
 PARAM_DIR = Path(__file__).with_name("params")
 NET_DIR = Path(__file__).with_name("nets")
 MERGED = ("value", "phase", "centre", "mobility", "mobility_base", "open_file", "pawn", "king", "misc",
-          "net")
+          "net", "endgame")
 PARAMS_ENV = "QUANTUM_PARAMS_"          # + the variant name in capitals: an override file
 
 
@@ -198,6 +198,7 @@ def build(variant, params: dict | None = None) -> dict:
                 out[variant.type_of[ch]] = val
         return out
 
+    ending = endgame_tables(variant, p, file_of, len(files))
     mob = per_type("mobility", [0, 0])
     open_file = per_type("open_file", [[0, 0], [0, 0]])
     slides_file = [bool(data["slide_mask"][t] >> data["pawn_push"][0] & 1) for t in range(ntypes + 1)]
@@ -220,6 +221,47 @@ def build(variant, params: dict | None = None) -> dict:
         "stalemate_cp": stalemate_cp(variant.stalemate_score),
         "value_change": value_change(variant, p),
         "hand_share": round(256 * p.get("net", {}).get("hand", 0.0)),
+        **ending,
+    }
+
+
+def endgame_tables(variant, p: dict, file_of: list, nfiles: int) -> dict:
+    """Tables of params' [endgame] (engine/evaluate.pyx, ``endgame_scale``): which piece
+    types are minor (cannot force mate alone), the most one is worth and the least any
+    other piece is worth (endgame values), the colour-bound piece that cannot win with
+    pawns on an edge file only when the promotion cell is of the other colour, and per
+    cell its coordinates, whether it is on an edge file and each side's promotion cell
+    straight ahead of a pawn there (-1 none)."""
+    ending = p.get("endgame", {})
+    g = variant.geometry
+    data = variant.tables_data
+    letters = variant.letters
+    value_eg = [list(p.get("value", {}).get(letters[t], (0, 0)))[1] if t else 0
+                for t in range(len(letters))]
+    wrong = ending.get("wrong_bishop", "")
+    for ch in list(ending.get("minor", [])) + ([wrong] if wrong else []):
+        if ch not in variant.type_of:
+            raise ValueError(f"[endgame]: no piece {ch!r} in {variant.name}")
+    minor = [letters[t] in ending.get("minor", []) for t in range(len(letters))]
+    others = [value_eg[t] for t in range(1, len(letters))
+              if not minor[t] and t not in (variant.pawn_type, variant.royal_type)]
+    zone = [[c for c, z in data["promo_zone"][side].items() if z == 2] for side in range(2)]
+    promo_cell = [[-1] * g.ncells for _ in range(2)]
+    for side in range(2):
+        push = data["pawn_push"][side]
+        for c in range(g.ncells):
+            d = c
+            while d >= 0 and d not in zone[side]:
+                d = data["nxt"][d][push]
+            promo_cell[side][c] = d
+    return {
+        "value_eg": value_eg, "minor": minor,
+        "minor_eg": max((value_eg[t] for t in range(len(letters)) if minor[t]), default=0),
+        "mate_eg": min(others, default=0),
+        "wrong_bishop": variant.type_of[wrong] if wrong else 0,
+        "cell_x": [x for x, _ in g.coords],
+        "cell_y": [y for _, y in g.coords],
+        "edge_file": [f in (0, nfiles - 1) for f in file_of], "promo_cell": promo_cell,
     }
 
 

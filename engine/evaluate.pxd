@@ -42,6 +42,16 @@ cdef struct EvalRec:
     const NetRec* net                   # the learnt evaluation searches attach, or NULL
     int hand_share                      # of 256: the hand-written evaluation's part of a
                                         # net's score (params' [net] hand)
+    # params' [endgame] (endgame_scale): endings whose material misleads
+    int value_eg[MAX_TYPES]             # endgame material per type
+    bint minor[MAX_TYPES]               # cannot force mate alone
+    int minor_eg                        # the most a minor piece is worth; 0: no rule
+    int mate_eg                         # the least any other piece is worth
+    int wrong_bishop                    # colour-bound type of the edge-file rule; 0: none
+    int cell_x[MAX_CELLS]
+    int cell_y[MAX_CELLS]
+    bint edge_file[MAX_CELLS]
+    int promo_cell[2][MAX_CELLS]        # the promotion cell straight ahead of a pawn, or -1
 
 cdef class EvalTables:
     cdef EvalRec rec

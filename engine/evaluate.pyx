@@ -71,6 +71,16 @@ cdef class EvalTables:
         e.has_change = bool(change)
         for k in range(MAX_CODES):
             e.change_mg[k], e.change_eg[k] = change.get(k, (0, 0))
+        for t in range(MAX_TYPES):
+            inside = t < len(d["value_eg"])
+            e.value_eg[t] = d["value_eg"][t] if inside else 0
+            e.minor[t] = d["minor"][t] if inside else False
+        e.minor_eg, e.mate_eg, e.wrong_bishop = d["minor_eg"], d["mate_eg"], d["wrong_bishop"]
+        for c in range(n):
+            e.cell_x[c], e.cell_y[c] = d["cell_x"][c], d["cell_y"][c]
+            e.edge_file[c] = d["edge_file"][c]
+            for s in range(2):
+                e.promo_cell[s][c] = d["promo_cell"][s][c]
         e.hand_share = d.get("hand_share", 0)
         if not 0 <= e.hand_share <= 256:
             raise ValueError("hand_share out of 0..256")
@@ -93,12 +103,61 @@ cdef inline bint in_set(const uint64_t* bits, int c) noexcept nogil:
 cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
     cdef int score
     if p.nn == NULL:
-        return hand_evaluate(p, e)
+        return endgame_scale(p, e, hand_evaluate(p, e))
     score = pos_net_score(p)
     if e.has_change:
         score += value_change(p, e)
     if e.hand_share:
         score = (score * (256 - e.hand_share) + hand_evaluate(p, e) * e.hand_share) // 256
+    return endgame_scale(p, e, score)
+
+
+cdef int endgame_scale(const PosRec* p, const EvalRec* e, int score) noexcept nogil:
+    """The score of endings whose material misleads, scaled in 64ths as Stockfish's scale
+    factors are (params' [endgame]): the side ahead without pawns and ahead by a minor
+    piece at most wins nothing with less than the least major piece, little (4) against
+    a minor piece or less, not much (14) else; with pawns on one edge file only and a
+    single colour-bound piece that cannot cover their promotion cell, against a bare king
+    on or next to that cell, it wins nothing. Side to move's view in and out."""
+    cdef const TablesRec* t = p.t
+    cdef int strong, weak, pawns, i, c, npm_s = 0, npm_w = 0, piece = NO_CELL, promo = NO_CELL
+    cdef int k, typ
+    if score == 0 or e.minor_eg == 0 or not t.pawn_type:
+        return score
+    strong = p.side if score > 0 else p.side ^ 1
+    weak = strong ^ 1
+    pawns = p.counts[t.pawn_type | colour_bit(strong)]
+    if pawns == 0:
+        for i in range(p.pcount[strong]):
+            typ = type_of(p.board[p.plist[strong][i]])
+            if typ != t.royal_type:
+                npm_s += e.value_eg[typ]
+        for i in range(p.pcount[weak]):
+            typ = type_of(p.board[p.plist[weak][i]])
+            if typ != t.pawn_type and typ != t.royal_type:
+                npm_w += e.value_eg[typ]
+        if npm_s - npm_w > e.minor_eg:
+            return score
+        if npm_s < e.mate_eg:
+            return 0
+        return score * (4 if npm_w <= e.minor_eg else 14) // 64
+    if e.wrong_bishop == 0 or p.pcount[weak] != 1 or p.pcount[strong] != pawns + 2:
+        return score
+    for i in range(p.pcount[strong]):
+        c = p.plist[strong][i]
+        typ = type_of(p.board[c])
+        if typ == t.pawn_type:
+            if not e.edge_file[c] or (promo != NO_CELL and e.promo_cell[strong][c] != promo):
+                return score
+            promo = e.promo_cell[strong][c]
+        elif typ != t.royal_type:
+            piece = c
+    if type_of(p.board[piece]) != e.wrong_bishop or promo == NO_CELL \
+            or t.colour[piece] == t.colour[promo]:
+        return score
+    k = p.king[weak]
+    if k != NO_CELL and abs(e.cell_x[k] - e.cell_x[promo]) <= 1 and abs(e.cell_y[k] - e.cell_y[promo]) <= 1:
+        return 0
     return score
 
 

@@ -363,6 +363,36 @@ def test_make_match_openings_writes_lines_the_match_reads(tmp_path):
     assert make(3) == lines and make(4) != lines
 
 
+def test_make_match_openings_cuts_games_where_their_ending_begins(tmp_path):
+    """--endings: each game's moves up to the first position with at most --pieces pieces
+    besides kings and pawns and the material within --balance; a line twice is written
+    once, and the lines are ones scripts/match reads."""
+    from adapters.openings import read_openings
+    game = ('[Event "m"]\n[Round "{}"]\n[Result "*"]\n\n'
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O *\n\n")
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(game.format(1) + game.format(2))
+    script = REPO_ROOT / "scripts" / "make-match-openings"
+
+    def cut(*args):
+        out = subprocess.run([sys.executable, str(script), "--endings", str(pgn), *args],
+                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        if not [line for line in out.stdout.splitlines() if not line.startswith("#")]:
+            return []
+        path = tmp_path / "endings.txt"
+        path.write_text(out.stdout)
+        return read_openings(path, "chess")
+
+    taken = ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6")
+    assert cut("--pieces", "13") == [taken]                 # a knight down: 13 pieces
+    assert cut("--pieces", "13", "--balance", "2") == [taken + ("d7c6",)]
+    assert cut("--pieces", "11") == []                      # never fewer than 12
+    bad = subprocess.run([sys.executable, str(script), "--endings", str(tmp_path / "none")],
+                         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "none" in bad.stderr
+
+
 def _conversion(pgn, *args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "conversion"), str(pgn),
                            *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
