@@ -140,7 +140,8 @@ cdef int endgame_scale(const PosRec* p, const EvalRec* e, int score) noexcept no
             return score
         if npm_s < e.mate_eg:
             return 0
-        return score * (4 if npm_w <= e.minor_eg else 14) // 64
+        k = (score if score > 0 else -score) * (4 if npm_w <= e.minor_eg else 14) // 64
+        return k if score > 0 else -k
     if e.wrong_bishop == 0 or p.pcount[weak] != 1 or p.pcount[strong] != pawns + 2:
         return score
     for i in range(p.pcount[strong]):
@@ -152,11 +153,12 @@ cdef int endgame_scale(const PosRec* p, const EvalRec* e, int score) noexcept no
             promo = e.promo_cell[strong][c]
         elif typ != t.royal_type:
             piece = c
-    if type_of(p.board[piece]) != e.wrong_bishop or promo == NO_CELL \
+    if piece == NO_CELL or promo == NO_CELL or type_of(p.board[piece]) != e.wrong_bishop \
             or t.colour[piece] == t.colour[promo]:
         return score
     k = p.king[weak]
-    if k != NO_CELL and abs(e.cell_x[k] - e.cell_x[promo]) <= 1 and abs(e.cell_y[k] - e.cell_y[promo]) <= 1:
+    if k != NO_CELL and abs(e.cell_x[k] - e.cell_x[promo]) <= 1 \
+            and abs(e.cell_y[k] - e.cell_y[promo]) <= 1:
         return 0
     return score
 
