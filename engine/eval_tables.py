@@ -228,7 +228,7 @@ def build(variant, params: dict | None = None) -> dict:
 def endgame_tables(variant, p: dict, file_of: list, nfiles: int) -> dict:
     """Tables of params' [endgame] (engine/evaluate.pyx, ``endgame_scale``): which piece
     types are minor (cannot force mate alone), the most one is worth and the least any
-    other piece is worth (endgame values), the colour-bound piece that cannot win with
+    other piece is worth (the shipped endgame values), the colour-bound piece that cannot win with
     pawns on an edge file only when the promotion cell is of the other colour, and per
     cell its coordinates, whether it is on an edge file and each side's promotion cell
     straight ahead of a pawn there (-1 none)."""
@@ -236,7 +236,9 @@ def endgame_tables(variant, p: dict, file_of: list, nfiles: int) -> dict:
     g = variant.geometry
     data = variant.tables_data
     letters = variant.letters
-    value_eg = [list(p.get("value", {}).get(letters[t], (0, 0)))[1] if t else 0
+    # the shipped values: the adaptive level's and an override's values move no rule
+    shipped = _load_shipped(variant.name).get("value", {})
+    value_eg = [list(shipped.get(letters[t], (0, 0)))[1] if t else 0
                 for t in range(len(letters))]
     wrong = ending.get("wrong_bishop", "")
     for ch in list(ending.get("minor", [])) + ([wrong] if wrong else []):
