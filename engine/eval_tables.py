@@ -257,7 +257,7 @@ def endgame_tables(variant, p: dict, file_of: list, nfiles: int) -> dict:
                 d = data["nxt"][d][push]
             promo_cell[side][c] = d
     return {
-        "value_eg": value_eg, "minor": minor,
+        "value_eg": value_eg,
         "minor_eg": max((value_eg[t] for t in range(len(letters)) if minor[t]), default=0),
         "mate_eg": min(others, default=0),
         "wrong_bishop": variant.type_of[wrong] if wrong else 0,

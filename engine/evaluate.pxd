@@ -44,7 +44,6 @@ cdef struct EvalRec:
                                         # net's score (params' [net] hand)
     # params' [endgame] (endgame_scale): endings whose material misleads
     int value_eg[MAX_TYPES]             # endgame material per type
-    bint minor[MAX_TYPES]               # cannot force mate alone
     int minor_eg                        # the most a minor piece is worth; 0: no rule
     int mate_eg                         # the least any other piece is worth
     int wrong_bishop                    # colour-bound type of the edge-file rule; 0: none

@@ -74,7 +74,6 @@ cdef class EvalTables:
         for t in range(MAX_TYPES):
             inside = t < len(d["value_eg"])
             e.value_eg[t] = d["value_eg"][t] if inside else 0
-            e.minor[t] = d["minor"][t] if inside else False
         e.minor_eg, e.mate_eg, e.wrong_bishop = d["minor_eg"], d["mate_eg"], d["wrong_bishop"]
         for c in range(n):
             e.cell_x[c], e.cell_y[c] = d["cell_x"][c], d["cell_y"][c]
@@ -112,6 +111,16 @@ cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
     return endgame_scale(p, e, score)
 
 
+cdef int piece_material(const PosRec* p, const EvalRec* e, int side) noexcept nogil:
+    """The endgame value of a side's pieces besides pawns and its royal piece."""
+    cdef int i, typ, total = 0
+    for i in range(p.pcount[side]):
+        typ = type_of(p.board[p.plist[side][i]])
+        if typ != p.t.pawn_type and typ != p.t.royal_type:
+            total += e.value_eg[typ]
+    return total
+
+
 cdef int endgame_scale(const PosRec* p, const EvalRec* e, int score) noexcept nogil:
     """The score of endings whose material misleads, scaled in 64ths as Stockfish's scale
     factors are (params' [endgame]): the side ahead without pawns and ahead by a minor
@@ -120,7 +129,7 @@ cdef int endgame_scale(const PosRec* p, const EvalRec* e, int score) noexcept no
     single colour-bound piece that cannot cover their promotion cell, against a bare king
     on or next to that cell, it wins nothing. Side to move's view in and out."""
     cdef const TablesRec* t = p.t
-    cdef int strong, weak, pawns, i, c, npm_s = 0, npm_w = 0, piece = NO_CELL, promo = NO_CELL
+    cdef int strong, weak, pawns, i, c, npm_s, npm_w, piece = NO_CELL, promo = NO_CELL
     cdef int k, typ
     if score == 0 or e.minor_eg == 0 or not t.pawn_type:
         return score
@@ -128,14 +137,8 @@ cdef int endgame_scale(const PosRec* p, const EvalRec* e, int score) noexcept no
     weak = strong ^ 1
     pawns = p.counts[t.pawn_type | colour_bit(strong)]
     if pawns == 0:
-        for i in range(p.pcount[strong]):
-            typ = type_of(p.board[p.plist[strong][i]])
-            if typ != t.royal_type:
-                npm_s += e.value_eg[typ]
-        for i in range(p.pcount[weak]):
-            typ = type_of(p.board[p.plist[weak][i]])
-            if typ != t.pawn_type and typ != t.royal_type:
-                npm_w += e.value_eg[typ]
+        npm_s = piece_material(p, e, strong)
+        npm_w = piece_material(p, e, weak)
         if npm_s - npm_w > e.minor_eg:
             return score
         if npm_s < e.mate_eg:
