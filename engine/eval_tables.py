@@ -256,7 +256,8 @@ def endgame_tables(variant, p: dict, file_of: list, nfiles: int) -> dict:
             while d >= 0 and d not in zone[side]:
                 d = data["nxt"][d][push]
             promo_cell[side][c] = d
-    return {
+    return {**mop_up_tables(g, ending.get("mop_up", 0)),
+        "colour_bound": colour_bound(variant),
         "value_eg": value_eg,
         "minor_eg": max((value_eg[t] for t in range(len(letters)) if minor[t]), default=0),
         "mate_eg": min(others, default=0),
@@ -265,6 +266,43 @@ def endgame_tables(variant, p: dict, file_of: list, nfiles: int) -> dict:
         "cell_y": [y for _, y in g.coords],
         "edge_file": [f in (0, nfiles - 1) for f in file_of], "promo_cell": promo_cell,
     }
+
+
+def colour_bound(variant) -> list:
+    """Per piece type, whether every move it has keeps it on cells of one colour (a
+    bishop): read from its move vectors, so a new board's pieces need no entry."""
+    data = variant.tables_data
+    nxt, colours = data["nxt"], data["colour"]
+    bound = []
+    for t in range(len(variant.letters)):
+        mask = data["slide_mask"][t] | data["leap_mask"][t]
+        bound.append(bool(mask) and t != variant.pawn_type and all(
+            nxt[c][v] < 0 or colours[nxt[c][v]] == colours[c]
+            for v in range(data["nvec"]) if mask >> v & 1 for c in range(len(nxt))))
+    return bound
+
+
+def mop_up_tables(g, step: int) -> dict:
+    """Per cell of a rectangular board, how many steps it stands out from the centre
+    toward the edge, and per cell colour how many nearer the nearest corner of that
+    colour (Manhattan steps; engine/evaluate.pyx ``mop_up``); the farthest two cells lie
+    apart (king steps). Each is 0 where it is worst, so a position is not scored above
+    the same material elsewhere."""
+    xs = [x for x, _ in g.coords]
+    ys = [y for _, y in g.coords]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    edge_push = [max((x0 + x1) // 2 - x, x - (x0 + x1 + 1) // 2, 0)
+                 + max((y0 + y1) // 2 - y, y - (y0 + y1 + 1) // 2, 0) for x, y in g.coords]
+    corners = [c for c, (x, y) in enumerate(g.coords) if x in (x0, x1) and y in (y0, y1)]
+    far = (x1 - x0) + (y1 - y0)
+    corner_push = []
+    for colour in range(2):
+        mine = [g.coords[c] for c in corners if g.colours[c] == colour]
+        steps = [min((abs(x - cx) + abs(y - cy) for cx, cy in mine), default=far)
+                 for x, y in g.coords]
+        corner_push.append([max(steps) - s for s in steps])
+    return {"mop_up": step, "edge_push": edge_push,
+            "corner_push": corner_push, "near_max": max(x1 - x0, y1 - y0)}
 
 
 def value_change(variant, params: dict) -> dict:

@@ -51,6 +51,11 @@ cdef struct EvalRec:
     int cell_y[MAX_CELLS]
     bint edge_file[MAX_CELLS]
     int promo_cell[2][MAX_CELLS]        # the promotion cell straight ahead of a pawn, or -1
+    int mop_up                          # cp a step of the bare king's mop-up; 0: none
+    bint colour_bound[MAX_TYPES]        # per type: its moves keep it on one cell colour
+    int edge_push[MAX_CELLS]            # steps from the board's centre (0) to its edge
+    int corner_push[2][MAX_CELLS]       # per cell colour: steps nearer its nearest corner
+    int near_max                        # the farthest two kings can stand apart
 
 cdef class EvalTables:
     cdef EvalRec rec

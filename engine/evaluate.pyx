@@ -80,6 +80,13 @@ cdef class EvalTables:
             e.edge_file[c] = d["edge_file"][c]
             for s in range(2):
                 e.promo_cell[s][c] = d["promo_cell"][s][c]
+        e.mop_up, e.near_max = d["mop_up"], d["near_max"]
+        for t in range(MAX_TYPES):
+            e.colour_bound[t] = t < len(d["colour_bound"]) and d["colour_bound"][t]
+        for c in range(n):
+            e.edge_push[c] = d["edge_push"][c]
+            for s in range(2):
+                e.corner_push[s][c] = d["corner_push"][s][c]
         e.hand_share = d.get("hand_share", 0)
         if not 0 <= e.hand_share <= 256:
             raise ValueError("hand_share out of 0..256")
@@ -127,7 +134,9 @@ cdef int endgame_scale(const PosRec* p, const EvalRec* e, int score) noexcept no
     piece at most wins nothing with less than the least major piece, little (4) against
     a minor piece or less, not much (14) else; with pawns on one edge file only and a
     single colour-bound piece that cannot cover their promotion cell, against a bare king
-    on or next to that cell, it wins nothing. Side to move's view in and out."""
+    on or next to that cell, it wins nothing; against a bare king without pawns its score
+    is ``bare_king``'s (and the tables' change of piece values). Side to move's view in
+    and out."""
     cdef const TablesRec* t = p.t
     cdef int strong, weak, pawns, i, c, npm_s, npm_w, piece = NO_CELL, promo = NO_CELL
     cdef int k, typ
@@ -140,6 +149,9 @@ cdef int endgame_scale(const PosRec* p, const EvalRec* e, int score) noexcept no
         npm_s = piece_material(p, e, strong)
         npm_w = piece_material(p, e, weak)
         if npm_s - npm_w > e.minor_eg:
+            if p.pcount[weak] == 1 and e.mop_up:
+                k = bare_king(p, e, strong, npm_s)
+                return (k if score > 0 else -k) + (value_change(p, e) if e.has_change else 0)
             return score
         if npm_s < e.mate_eg:
             return 0
@@ -164,6 +176,40 @@ cdef int endgame_scale(const PosRec* p, const EvalRec* e, int score) noexcept no
             and abs(e.cell_y[k] - e.cell_y[promo]) <= 1:
         return 0
     return score
+
+
+cdef int bare_king(const PosRec* p, const EvalRec* e, int strong, int npm_s) noexcept nogil:
+    """The score of the side ahead against a bare king, without pawns: its pieces' endgame
+    value and a mop-up (params' [endgame] ``mop_up`` a step): two steps for each the bare
+    king stands nearer the edge, or, with a single colour-bound piece and one minor piece
+    (bishop and knight), nearer a corner of that piece's colour, where alone they mate;
+    one for each the kings stand nearer each other. The net's score is not used: it saw
+    no progress there, and bishop and knight drew by the 50-move rule. Two knights alone
+    cannot force mate: 0."""
+    cdef int wk = p.king[strong ^ 1], sk = p.king[strong], i, c, typ, bound = NO_CELL
+    cdef int n_bound = 0, minors = 0, majors = 0, push, dx, dy
+    for i in range(p.pcount[strong]):
+        c = p.plist[strong][i]
+        typ = type_of(p.board[c])
+        if typ == p.t.royal_type:
+            continue
+        if e.colour_bound[typ]:
+            bound = c
+            n_bound += 1
+        elif e.value_eg[typ] <= e.minor_eg:
+            minors += 1
+        else:
+            majors += 1
+    if n_bound == 0 and majors == 0 and minors == 2:
+        return 0
+    if wk == NO_CELL or sk == NO_CELL:
+        return npm_s
+    push = e.edge_push[wk]
+    if n_bound == 1 and minors == 1 and majors == 0 and p.t.colour[bound] < 2:
+        push = e.corner_push[p.t.colour[bound]][wk]
+    dx = abs(e.cell_x[wk] - e.cell_x[sk])
+    dy = abs(e.cell_y[wk] - e.cell_y[sk])
+    return npm_s + e.mop_up * (2 * push + e.near_max - (dx if dx > dy else dy))
 
 
 cdef int value_change(const PosRec* p, const EvalRec* e) noexcept nogil:

@@ -576,3 +576,29 @@ def test_fog_belief_threats_never_miss_with_the_truth_present(tmp_path):
     assert sum(int(row[1]) for row in rows) == pieces
     missed, total = lines[-1].removeprefix("threats with chance 0: ").split(" of ")
     assert missed == "0" and int(total) > 0
+
+
+def test_mate_drill_places_a_bare_king_and_counts_the_mates():
+    """scripts/mate-drill: legal random positions of the pieces against a lone king (the
+    same for the same seed), played out by the engine; a hexagon has no corners to drive
+    to and is refused with a message."""
+    script = REPO_ROOT / "scripts" / "mate-drill"
+
+    def drill(*args):
+        return subprocess.run([sys.executable, str(script), *args], cwd=REPO_ROOT,
+                              capture_output=True, text=True, timeout=300)
+
+    out = drill("--pieces", "Q", "--positions", "2", "--nodes", "5000", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    fens = [line.split(":")[0].strip() for line in out.stdout.splitlines() if "after" in line]
+    assert len(fens) == 2
+    for fen in fens:
+        board = chess.Board(fen)
+        assert board.is_valid() and not board.is_check() and board.turn == chess.WHITE
+        assert sorted(str(p) for p in board.piece_map().values()) == ["K", "Q", "k"]
+    assert "KQ vs K: mated 2/2" in out.stdout
+    again = drill("--pieces", "Q", "--positions", "2", "--nodes", "5000", "--seed", "3")
+    assert [line.split(":")[0] for line in again.stdout.splitlines()][:2] == \
+        [line.split(":")[0] for line in out.stdout.splitlines()][:2]
+    hexagon = drill("--variant", "hexagonal", "--pieces", "Q", "--positions", "1")
+    assert hexagon.returncode != 0 and "rectangular" in hexagon.stderr

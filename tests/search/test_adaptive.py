@@ -248,9 +248,10 @@ def test_params_override_values_reach_the_net(tmp_path, monkeypatch):
     weak = EvalTables(eval_tables.build(variant))
     weak.attach(net)
     lone_queen = (mg * 4 + eg * 20) // 24               # a queen's phase: 4 of 24
-    for fen, change in (("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", lone_queen),
+    for fen, change in (("4k3/p7/8/8/8/8/P7/3QK3 w - - 0 1", lone_queen),
                         ("3qk3/p7/8/8/8/8/P7/3QK3 b - - 0 1", 0)):   # both cheaper: even
-        # (pawns on both sides: without them the endgame rules scale queen against queen)
+        # (pawns on both sides: without them the endgame rules score a bare king's ending
+        # and scale queen against queen)
         board = Board("chess", fen)
         searcher = Searcher()
         searcher.set_root(board, weak, TranspositionTable(1))

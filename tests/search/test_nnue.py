@@ -221,7 +221,7 @@ def test_fog_blends_the_net_with_the_hand_written_evaluation():
     assert 0 < share < 256 and "hand" not in load_params("chess")["net"]
     searcher = Searcher()
     fens = ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-            "4k3/8/8/8/8/8/8/3QK3 b - - 0 1", "4k3/pp6/8/8/8/8/5PPP/6K1 w - - 0 1")
+            "4k3/8/8/8/8/8/P7/3QK3 b - - 0 1", "4k3/pp6/8/8/8/8/5PPP/6K1 w - - 0 1")
     for variant, part in (("fogofwar", share), ("chess", 0)):
         tables = eval_tables(variant)
         for fen in fens:
