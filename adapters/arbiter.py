@@ -105,6 +105,9 @@ class GameRecord:
     # ``"-"`` none in the dice phase; None in the free phase), and extra PGN tags.
     dice: list = field(default_factory=list)
     tags: dict = field(default_factory=dict)
+    # per index into ``moves``: an engine's comment on its move (score/depth time,
+    # adapters/pgn.py ``move_comment``), written after the move in the PGN
+    comments: dict = field(default_factory=dict)
 
     @property
     def result(self) -> str:

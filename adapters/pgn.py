@@ -27,6 +27,11 @@ reads them back to the same moves. Games of standard chess and Alea name their o
 (``[ECO "..."]``, ``[Opening "..."]``: engine/openings.py, the longest named line; none
 when no position of the game is named); Chess960 games name none.
 
+An engine's move carries its own last score, depth and thinking time in a comment after
+it, as cutechess-cli writes them: ``{+0.35/12 0.52s}`` (the mover's view in pawns;
+``+M3``/``-M3``: mate in 3 moves for or against it; the time alone when the engine said
+no score); a person's moves and an opening's carry none.
+
 Every lost game's reason is its ``Termination`` tag. A game lost by an engine that crashed
 or never started also carries that engine's last stderr lines (``rec.stderr``) as a
 comment after the last move, one line each (indented, braces made parentheses):
@@ -155,7 +160,24 @@ def _opening_tags(moves, fen: str) -> list[tuple[str, str]]:
     return [] if opening is None else [("ECO", opening.eco), ("Opening", opening.name)]
 
 
+def move_comment(info: str, seconds: float) -> str:
+    """cutechess-cli's comment on an engine's move: its score from its own view in pawns
+    (``+M3``/``-M3`` a mate in moves), ``/`` the depth, and the seconds it thought, from
+    the last ``info`` line it sent with a score (the time alone without one)."""
+    from adapters.draws import parse_score
+    score, depth = parse_score(info), re.search(r"\bdepth (\d+)", info or "")
+    if score is None:
+        return f"{seconds:.2f}s"
+    text = (f"{'+' if score.mate > 0 else '-'}M{abs(score.mate)}" if score.mate is not None
+            else f"{score.cp / 100:+.2f}")
+    return f"{text}{'/' + depth.group(1) if depth else ''} {seconds:.2f}s"
+
+
 def _movetext(rec, first_fen: str) -> str:
+    def comment(i: int) -> list:
+        text = rec.comments.get(i)
+        return [f"{{{text}}}"] if text else []
+
     if rec.variant == "chess":
         import chess
         board = chess.Board(first_fen, chess960=rec.chess960)
@@ -164,19 +186,23 @@ def _movetext(rec, first_fen: str) -> str:
             move = chess.Move.from_uci(uci)
             if board.turn == chess.WHITE:
                 out.append(f"{board.fullmove_number}.")
-            elif i == 0:
+            elif i == 0 or comment(i - 1):
                 out.append(f"{board.fullmove_number}...")
             out.append(board.san(move))
+            out += comment(i)
             board.push(move)
         return " ".join(out)
     from engine.board import Board
     board = Board(rec.variant, first_fen)
     number, white = int(first_fen.split()[-1]), board.turn == "w"
     out = [] if white else [f"{number}..."]
-    for uci in rec.moves:
+    for i, uci in enumerate(rec.moves):
         if white:
             out.append(f"{number}.")
+        elif i and comment(i - 1):
+            out.append(f"{number}...")
         out.append(uci)
+        out += comment(i)
         if not white:
             number += 1
         white = not white

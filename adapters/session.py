@@ -36,6 +36,7 @@ from adapters.arbiter import (GRACE, Clocks, GameOver, GameRecord, Referee, Time
                               check_cells, last_cells, pieces_of, referee_for)
 from adapters import book_sight
 from adapters.draws import parse_score
+from adapters.pgn import move_comment
 from adapters.uci_engine import EngineError
 from engine.board import Board
 
@@ -420,6 +421,8 @@ class GameSession:
         turn = self.turns[back]
         taken = [answer for _, answer, _ in self.texts[turn.texts:]]
         self.referee.rewind(turn.mark)
+        for ply in [k for k in self.rec.comments if k >= len(self.rec.moves)]:
+            del self.rec.comments[ply]
         del self.texts[turn.texts:], self.turns[back + 1:]
         self.clocks.left = list(turn.clocks)
         self.undos_left[side] -= 1
@@ -460,6 +463,7 @@ class GameSession:
                 rec.illegal = side
                 _lose(rec, side, f"{player.name} sent {what} in {self.referee.fen(self.board)}")
                 return
+            rec.comments[len(rec.moves)] = move_comment(info, spent)
             self._answered(side, best)
 
     def run(self) -> GameRecord:

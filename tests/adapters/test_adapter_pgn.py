@@ -1,23 +1,26 @@
 """write_pgn: standard chess as SAN that python-chess reads back, Grand and hexagonal as
 coordinate movetext with the project's result strings, SetUp/FEN exactly when the game
-did not begin at the variant's start position, a crashed engine's stderr as a comment;
-open_to_append keeps the games already in a file."""
+did not begin at the variant's start position, a crashed engine's stderr as a comment,
+each engine move's score, depth and time as a comment; open_to_append keeps the games
+already in a file."""
 from __future__ import annotations
 
 import io
 import random
 import re
+import sys
 
 import chess
 import chess.pgn
 import pytest
 
-from adapterkit import replay
+from adapterkit import fake_argv, replay
 from adapters import pgn, session
 from adapters.arbiter import GameRecord, TimeControl
 from adapters.openings import openings_for
 from adapters.pgn import write_pgn
 from adapters.session import play_game
+from adapters.uci_engine import UciEngine
 from engine.board import Board
 
 TC = TimeControl(2.0, 0.05)
@@ -248,3 +251,45 @@ def test_open_to_append_keeps_the_games_already_there(tmp_path, old):
     assert [g.headers["Event"] for g in games] == ["old"] * bool(old) + ["Quantum match"]
     assert [m.uci() for m in games[-1].mainline_moves()] == rec.moves
     assert text.endswith("\n\n") and ("\n\n\n" not in text)
+
+
+def test_move_comment_is_cutechess_score_depth_and_time():
+    assert pgn.move_comment("info depth 12 seldepth 18 score cp 35 nodes 9 pv e2e4", 0.523) \
+        == "+0.35/12 0.52s"
+    assert pgn.move_comment("info depth 20 score mate -3 pv e8d8", 1.0) == "-M3/20 1.00s"
+    assert pgn.move_comment("info depth 7 score cp -120 lowerbound", 0.1) == "-1.20/7 0.10s"
+    assert pgn.move_comment("", 0.25) == "0.25s"
+
+
+COMMENT = re.compile(r"([+-](\d+\.\d\d|M\d+)(/\d+)? )?\d+\.\d\ds")
+
+
+def test_engine_moves_carry_score_depth_and_time_comments():
+    """Quantum's moves in a game against a fake engine: each engine move has its comment
+    (Quantum's with a score and depth), the opening's moves none; python-chess reads the
+    moves and the comments back."""
+    quantum = UciEngine([sys.executable, "-m", "engine"], name="quantum")
+    fake = None
+    try:
+        fake = UciEngine(fake_argv("good", 5), name="fake-good")
+        opening = openings_for("chess")[0]
+        rec = play_game(quantum, fake, "chess", TimeControl(1.0, 0.02), opening=opening)
+    finally:
+        quantum.quit()
+        if fake is not None:
+            fake.quit()
+    game = read_back(write_pgn(rec, "1+0.02"))
+    nodes = list(game.mainline())
+    assert [n.move.uci() for n in nodes] == rec.moves
+    assert all(n.comment == "" for n in nodes[:len(opening)])
+    played = nodes[len(opening):]
+    assert played and all(COMMENT.fullmatch(n.comment) for n in played)
+    assert all("/" in n.comment for n in played[::2])           # Quantum's, White's moves
+
+
+def test_coordinate_movetext_comments_read_back():
+    rec = random_record("grand", 6, 2, comments={2: "+0.12/9 0.30s", 3: "-0.10/8 0.20s"})
+    text = movetext(write_pgn(rec, "-"))
+    assert "2. h1c1 {+0.12/9 0.30s} 2... g9c5 {-0.10/8 0.20s} 3." in text
+    (_, _, moves), = list(pgn.coordinate_games(write_pgn(rec, "-")))
+    assert moves == rec.moves

@@ -239,10 +239,10 @@ def test_king_capture_ends_the_game(start_engine, fen, score, move):
 
 
 def read_coordinate_pgn(text: str) -> tuple[dict, list[str], str]:
-    """(tags, moves, result) of a coordinate-movetext PGN."""
+    """(tags, moves, result) of a coordinate-movetext PGN (comments dropped)."""
     head, body = text.split("\n\n", 1)
     tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', head, re.M))
-    words = body.split()
+    words = re.sub(r"\{[^}]*\}", " ", body).split()
     moves = [w for w in words[:-1] if not re.fullmatch(r"\d+\.(\.\.)?", w)]
     return tags, moves, words[-1]
 
