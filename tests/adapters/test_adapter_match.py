@@ -435,6 +435,24 @@ def test_conversion_counts_grand_pieces(tmp_path):
         "lead >=  5: engine 2 in 1 games: W1 D0 L0, converted 100%"]
 
 
+def test_conversion_judge_scores_where_the_lead_first_held(tmp_path):
+    """--judge: White (engine 1) takes the queen and is still a queen up after Black's
+    reply, yet the game says it lost; the judge (Quantum itself here) finds White better
+    there, and in round 2 Black (engine 1 again) lost a game in which Black never led."""
+    game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "0-1"]\n\n{moves} 0-1\n\n'
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(game.format(r=1, moves="1. e4 e5 2. Nf3 Qh4 3. Nxh4 a6")
+                   + game.format(r=2, moves="1. e4 e5 2. Nf3 Nc6"))
+    proc = _conversion(pgn, "--variant", "chess", "--lead", "5", "--judge",
+                       f"{shlex.quote(sys.executable)} -m engine", "--depth", "4")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == (
+        "judge at depth 4 where engine 1's lead >= 5 first held, lost: 1 games, the leader "
+        "worse by a pawn or more in 0, level in 0, better in 1")
+    bad = _conversion(pgn, "--variant", "chess", "--lead", "5", "--judge", "/nonexistent/x")
+    assert bad.returncode != 0 and "--judge" in bad.stderr
+
+
 def test_conversion_counts_where_the_kings_stand(tmp_path):
     """scripts/conversion --kings 4 6, Grand: in round 1 (engine 1 White) the kings stand
     on c1 and c10 after four plies (first ranks, not the outer two files) and on b1 and
