@@ -453,6 +453,23 @@ def test_conversion_judge_scores_where_the_lead_first_held(tmp_path):
     assert bad.returncode != 0 and "--judge" in bad.stderr
 
 
+def test_conversion_times_reads_the_move_comments(tmp_path):
+    """--times: round 1 (engine 1 White) after a two-ply opening without comments: White's
+    two commented moves are engine 1's, Black's one engine 2's; round 2 swaps them; a
+    comment that is no score/depth/time (a crash's stderr) is not counted."""
+    game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "*"]\n\n{moves} *\n\n'
+    moves = ("1. e4 e5 2. Nf3 {+0.30/10 0.50s} 2... Nc6 {-0.20/12 1.00s} "
+             "3. Bb5 {+M3/20 0.30s} {engine stderr, last lines}")
+    pgn = tmp_path / "games.pgn"
+    other = "1. e4 e5 2. Nf3 {+0.10/8 0.20s} 2... Nc6 {-0.10/6 0.40s} 3. Bb5 {+0.20/9 0.30s}"
+    pgn.write_text(game.format(r=1, moves=moves) + game.format(r=2, moves=other))
+    proc = _conversion(pgn, "--variant", "chess", "--lead", "9", "--times")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[2:] == [
+        "plies 1-20: engine 1 3 moves, depth 12.0, 0.40 s a move",      # 10 20 | 6
+        "plies 1-20: engine 2 3 moves, depth 9.7, 0.50 s a move"]       # 12 | 8 9
+
+
 def test_conversion_counts_where_the_kings_stand(tmp_path):
     """scripts/conversion --kings 4 6, Grand: in round 1 (engine 1 White) the kings stand
     on c1 and c10 after four plies (first ranks, not the outer two files) and on b1 and
