@@ -285,7 +285,7 @@ def colour_bound(variant) -> list:
 def mop_up_tables(g, step: int) -> dict:
     """Per cell of a rectangular board, how many steps it stands out from the centre
     toward the edge, and per cell colour how many nearer the nearest corner of that
-    colour (Manhattan steps; engine/evaluate.pyx ``mop_up``); the farthest two cells lie
+    colour (Manhattan steps; engine/evaluate.pyx ``bare_king``); the farthest two cells lie
     apart (king steps). Each is 0 where it is worst, so a position is not scored above
     the same material elsewhere."""
     xs = [x for x, _ in g.coords]
