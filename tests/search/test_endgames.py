@@ -160,7 +160,8 @@ def play_out(variant: str, fen: str, nodes: int, limit: int = 100) -> Board:
 
 
 @pytest.mark.parametrize("variant, fen, why", [
-    ("chess", "8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1", "bishop and knight (drawn by the 50-move rule without the mop-up)"),
+    ("chess", "8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1",
+     "bishop and knight (drawn by the 50-move rule without the mop-up)"),
     ("chess", "8/8/8/3k4/8/8/8/2B1KB2 w - - 0 1", "two bishops"),
     ("grand", "10/10/10/10/4k5/10/10/10/10/R3K5 w - - 0 1", "Grand: a rook on the 10 x 10 board"),
 ])
