@@ -38,7 +38,8 @@ comment after the last move, one line each (indented, braces made parentheses):
 ``{engine1 stderr, last lines:\n  Traceback ...}``.
 
 ``open_to_append`` opens a PGN file to add games at its end, keeping those already in it.
-``coordinate_games`` reads back the games this module writes in coordinate moves (Fog of
+``game_texts`` splits a PGN this module wrote into each game's round, tags and movetext;
+``coordinate_games`` reads back the games it writes in coordinate moves (Fog of
 War, Grand, hex), for the measuring scripts; ``uci_games`` any variant's games as UCI
 moves (chess's SAN through python-chess)."""
 from __future__ import annotations
@@ -84,13 +85,19 @@ def write_pgn(rec, time_control: str = "-", event: str = "Quantum match", round_
 _COORDINATE_MOVE = re.compile(r"[a-l]\d+[a-l]\d+[qrbnkac]?")     # a, c: Grand's promotions
 
 
+def game_texts(text: str):
+    """``(round, tags, movetext)`` of each game of a PGN this module wrote, as text."""
+    for chunk in text.split("[Event ")[1:]:
+        rnd = int(re.search(r'\[Round "(\d+)"\]', chunk).group(1))
+        head, _, body = chunk.partition("\n\n")
+        yield rnd, head, body
+
+
 def coordinate_games(text: str):
     """``(round, result, moves)`` of each game of a PGN in coordinate moves (comments
     dropped)."""
-    for chunk in text.split("[Event ")[1:]:
-        rnd = int(re.search(r'\[Round "(\d+)"\]', chunk).group(1))
-        result = re.search(r'\[Result "([^"]+)"\]', chunk).group(1)
-        body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
+    for rnd, head, body in game_texts(text):
+        result = re.search(r'\[Result "([^"]+)"\]', head).group(1)
         body = re.sub(r"\{[^}]*\}", " ", body)
         yield rnd, result, [t for t in body.split() if _COORDINATE_MOVE.fullmatch(t)]
 
