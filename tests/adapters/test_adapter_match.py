@@ -637,3 +637,24 @@ def test_mate_drill_places_a_bare_king_and_counts_the_mates():
         [line.split(":")[0] for line in out.stdout.splitlines()][:2]
     hexagon = drill("--variant", "hexagonal", "--pieces", "Q", "--positions", "1")
     assert hexagon.returncode != 0 and "rectangular" in hexagon.stderr
+
+
+def test_conversion_turns_says_who_saw_the_game_turn_first(tmp_path):
+    """--turns 150: in round 1 engine 2 (Black) wins, its own score +1.60 at ply 4 and
+    engine 1's -2.00 at ply 5: one ply later; in round 2 engine 1 (Black) wins with a
+    mate seen at ply 2 while engine 2 never scores itself 1.5 pawns down; the draw of
+    round 3 is no turn."""
+    game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "{res}"]\n\n{moves} {res}\n\n'
+    lost = ("1. e4 {+0.20/10 0.10s} e5 {-0.10/10 0.10s} 2. Nf3 {+0.10/10 0.10s} "
+            "Nc6 {+1.60/10 0.10s} 3. Bb5 {-2.00/10 0.10s} a6 {+3.00/10 0.10s}")
+    won = "1. e4 {-1.00/10 0.10s} e5 {+M3/10 0.10s} 2. Nf3 {-1.40/10 0.10s}"
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(game.format(r=1, res="0-1", moves=lost) + game.format(r=2, res="0-1", moves=won)
+                   + game.format(r=3, res="1/2-1/2", moves=lost))
+    proc = _conversion(pgn, "--variant", "chess", "--lead", "9", "--turns", "150")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[2:] == [
+        "turns at 150 cp: engine 1 lost 1 games with comments; winner saw it at plies 1-20 "
+        "in 1, the loser 1 plies later (median); winner never at +margin in 0",
+        "turns at 150 cp: engine 2 lost 1 games with comments; winner saw it at plies 1-20 "
+        "in 1, the loser never (median); winner never at +margin in 0"]
