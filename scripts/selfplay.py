@@ -11,6 +11,7 @@ search that chose its move (one search a position instead of two: many more game
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 
 from adapters.uci_engine import EngineError, UciEngine
@@ -75,7 +76,7 @@ def _count(fen: str) -> int:
 
 
 def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float = 0.35,
-                    random_move: float = 0.02, max_plies: int = 400
+                    random_move: float = 0.02, max_plies: int = 400, static: bool = False
                     ) -> Iterator[tuple[list[tuple[str, int]], str, int]]:
     """Games the reference engine plays against itself at the labeller's depth, for ever:
     per game (positions, result, plies) as ``play_games`` yields them, each score the one
@@ -84,7 +85,9 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
     random plies from the start, then a random move instead of the engine's with
     probability ``random_move`` (the positions after such a blunder are ones a search meets
     too). A game whose score stays at 1000 cp or more for one side over 6 plies, or that
-    reaches ``max_plies``, is adjudicated (won, drawn)."""
+    reaches ``max_plies``, is adjudicated (won, drawn). ``static``: each kept position's
+    label is the engine's static evaluation instead (``Labeller.static``: a stronger
+    evaluation to learn from than a short search's score, at a fraction of its cost)."""
     rng = random.Random(seed)
     while True:
         labeller.new_game()
@@ -115,7 +118,9 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
                 break
             if len(board.move_stack) >= 8 and not mate and quiet(board, best) \
                     and rng.random() < keep:
-                positions.append((board.fen(), white_cp))
+                label = labeller.static(board.fen()) if static else white_cp
+                if label is not None:
+                    positions.append((board.fen(), label))
             if abs(white_cp) >= 1000:            # plies in a row one side is far ahead
                 sign = 1 if white_cp > 0 else -1
                 lopsided = lopsided + sign if lopsided * sign >= 0 else sign
@@ -131,15 +136,19 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
             yield positions, result or "1/2-1/2", len(board.move_stack)
 
 
-class Labeller:
-    """A reference engine that scores positions at a fixed depth (White's view)."""
+STATIC_LINE = re.compile(r"(?:Final|Total) evaluation:?\s+(none|[+-]?\d+(?:\.\d+)?)")
 
-    def __init__(self, variant: str, command: str, depth: int):
+
+class Labeller:
+    """A reference engine that scores positions at a fixed depth, or ``nodes`` per search
+    when given (White's view)."""
+
+    def __init__(self, variant: str, command: str, depth: int, nodes: int = 0):
         self.options = {"UCI_Variant": variant} if variant != "chess" else {}
         self.options.update({"Threads": 1, "Hash": 16})
         self.command = command
         self.engine = UciEngine(command, options=self.options)
-        self.depth = depth
+        self.go_args = f"nodes {nodes}" if nodes else f"depth {depth}"
         self.count = 0
 
     def new_game(self) -> None:
@@ -157,7 +166,7 @@ class Labeller:
     def search(self, position: str, turn: str) -> tuple[str | None, int, bool]:
         """(best move, score from White's view, whether the score is a mate) of one search
         at the labeller's depth of a ``position`` line whose side to move is ``turn``."""
-        best, _, _, info = self.engine.go(position, f"depth {self.depth}", 60)
+        best, _, _, info = self.engine.go(position, self.go_args, 60)
         words = info.split()
         if "score" not in words or best in ("", "(none)", "0000"):
             return None, 0, False
@@ -171,6 +180,17 @@ class Labeller:
         self.count += 1
         best, cp, _ = self.search(f"position fen {fen}", fen.split()[1])
         return None if best is None else cp
+
+    def static(self, fen: str) -> int | None:
+        """The engine's static evaluation of ``fen`` in centipawns, White's view, from its
+        ``eval`` command (Stockfish's "Final evaluation", Fairy-Stockfish's "Total
+        evaluation", in pawns); None where it gives none (in check)."""
+        self.engine.send(f"position fen {fen}")
+        self.engine.send("eval")
+        for line in self.engine.until(lambda s: STATIC_LINE.match(s) is not None, 60, "eval"):
+            found = STATIC_LINE.match(line)
+        value = found.group(1)
+        return None if value == "none" else round(float(value) * 100)
 
     def quit(self) -> None:
         self.engine.quit()

@@ -178,6 +178,44 @@ def test_reference_games_label_from_whites_view():
         lab.quit()
 
 
+FAIRY = next((p for p in ["/usr/games/fairy-stockfish"] if Path(p).exists()), None)
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
+def test_static_labels_from_whites_view():
+    """scripts/nnue data --player ... --static: the reference engine's static evaluation
+    (its `eval` command) from White's view, none in check; the games it plays at
+    ``--player-nodes`` carry those labels for their kept positions."""
+    from selfplay import Labeller, reference_games
+    lab = Labeller("chess", STOCKFISH, 3, nodes=200)
+    try:
+        assert lab.go_args == "nodes 200"
+        assert lab.static("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") > 500
+        assert lab.static("3qk3/8/8/8/8/8/8/4K3 w - - 0 1") < -500
+        assert lab.static("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1") is None      # in check
+        positions, result, plies = next(reference_games("chess", lab, seed=4, keep=0.5,
+                                                        static=True))
+        assert result in ("1-0", "0-1", "1/2-1/2") and positions
+        for fen, label in positions:
+            assert not Board("chess", fen).is_check() and label == lab.static(fen)
+    finally:
+        lab.quit()
+
+
+@pytest.mark.skipif(FAIRY is None, reason="Fairy-Stockfish is not installed")
+def test_static_labels_read_fairy_stockfish():
+    """Fairy-Stockfish names its line "Total evaluation:"; in Grand, Black without its
+    queen is far behind from White's view, whoever is to move."""
+    from selfplay import Labeller
+    lab = Labeller("grand", FAIRY, 3)
+    try:
+        for side in "wb":
+            assert lab.static(f"r8r/1nb1kcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R "
+                              f"{side} - - 0 1") > 500
+    finally:
+        lab.quit()
+
+
 @pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
 def test_reference_games_survive_an_engine_that_dies():
     """A search that fails mid-game (the engine stalled past its timeout or died) drops
