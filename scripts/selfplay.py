@@ -118,7 +118,12 @@ def reference_games(variant: str, labeller: "Labeller", seed: int, keep: float =
                 break
             if len(board.move_stack) >= 8 and not mate and quiet(board, best) \
                     and rng.random() < keep:
-                label = labeller.static(board.fen()) if static else white_cp
+                try:
+                    label = labeller.static(board.fen()) if static else white_cp
+                except EngineError:
+                    labeller.restart()      # as for a failed search: this game dropped
+                    positions = None
+                    break
                 if label is not None:
                     positions.append((board.fen(), label))
             if abs(white_cp) >= 1000:            # plies in a row one side is far ahead
