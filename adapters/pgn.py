@@ -38,7 +38,8 @@ comment after the last move, one line each (indented, braces made parentheses):
 ``{engine1 stderr, last lines:\n  Traceback ...}``.
 
 ``open_to_append`` opens a PGN file to add games at its end, keeping those already in it.
-``game_texts`` splits a PGN this module wrote into each game's round, tags and movetext;
+``game_texts`` splits a PGN this module wrote into each game's round, tags and movetext,
+``engine_comments`` reads its engines' move comments back;
 ``coordinate_games`` reads back the games it writes in coordinate moves (Fog of
 War, Grand, hex), for the measuring scripts; ``uci_games`` any variant's games as UCI
 moves (chess's SAN through python-chess)."""
@@ -91,6 +92,41 @@ def game_texts(text: str):
         rnd = int(re.search(r'\[Round "(\d+)"\]', chunk).group(1))
         head, _, body = chunk.partition("\n\n")
         yield rnd, head, body
+
+
+_COMMENT = re.compile(r"([+-](?:\d+\.\d\d|M\d+))?(?:/(\d+))? ?(\d+\.\d+)s")
+
+
+def engine_comments(text: str):
+    """``(round, result, ply, engine, centipawns or None, depth, seconds)`` of each
+    engine move of a scripts/match PGN that carries a ``{score/depth time}`` comment:
+    the score from the mover's view (a mate: +-10000), ``ply`` the move's number from
+    the game's start (1: the first move; the opening's moves count and carry none),
+    engine 1 White in the odd rounds."""
+    for rnd, head, body in game_texts(text):
+        fen = re.search(r'\[FEN "[^"]* ([wb]) ', head)
+        result = re.search(r'\[Result "([^"]*)"\]', head)
+        ply, black_first = 0, bool(fen and fen.group(1) == "b")
+        for token in re.findall(r"\{[^}]*\}|[^\s{}]+", body):
+            if token.startswith("{"):
+                found = _COMMENT.fullmatch(token[1:-1].strip())
+                if found and ply:
+                    white = (ply + black_first) % 2 == 1
+                    engine = 1 if (rnd % 2 == 1) == white else 2
+                    yield (rnd, result.group(1) if result else "*", ply, engine,
+                           _centipawns(found.group(1)), int(found.group(2) or 0),
+                           float(found.group(3)))
+            elif not re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*|3/4-1/4|1/4-3/4", token):
+                ply += 1
+
+
+def _centipawns(score: str | None) -> int | None:
+    """A comment's ``+0.35`` / ``-M3`` in centipawns (a mate +-10000)."""
+    if not score:
+        return None
+    if score[1] == "M":
+        return 10000 if score[0] == "+" else -10000
+    return round(float(score) * 100)
 
 
 def coordinate_games(text: str):

@@ -444,3 +444,55 @@ def _sample_fens(files, k):
             if len(fens) >= k:
                 break
     return fens
+
+
+def comment_positions(variant_name: str, text: str, engine: int) -> tuple[list[str], np.ndarray]:
+    """(FENs, scores) of the quiet positions (``selfplay.quiet``) before engine
+    ``engine``'s moves in a scripts/match PGN, each with the score that engine's own
+    search gave there (its move comment, side to move's view; mates and scores of 1000
+    cp or more left out): real games' positions, labelled by the engine that played them."""
+    from adapters.pgn import engine_comments, uci_games
+    from selfplay import quiet
+    said = {(rnd, ply): cp for rnd, _, ply, who, cp, _, _ in engine_comments(text)
+            if who == engine and cp is not None and abs(cp) < 1000}
+    fens, scores = [], []
+    for rnd, _, fen, moves in uci_games(text, variant_name):
+        board = Board(variant_name, fen) if fen else Board(variant_name)
+        for ply, move in enumerate(moves, 1):
+            cp = said.get((rnd, ply))
+            if cp is not None and quiet(board, move):
+                fens.append(board.fen())
+                scores.append(cp)
+            board.push(move)
+    return fens, np.array(scores, dtype=np.float32)
+
+
+def agreement(variant_name: str, fens: list[str], scores: np.ndarray, nets: dict,
+              static_of: str | None = None) -> dict:
+    """{name: (correlation, loss, slope)} of each net's evaluation (side to move's view)
+    against ``scores``: the correlation, the squared error of sigmoid(cp / 400), and the
+    least-squares factor from the evaluation to the score (1: the same scale). With
+    ``static_of`` (a reference engine command) its static evaluation too (``Labeller.static``)."""
+    variant = load_variant(variant_name)
+    evals = {}
+    for name, path in nets.items():
+        net = Net(Path(path).read_bytes(), variant, str(path))
+        evals[name] = np.array([net.evaluate(Board(variant_name, f)) for f in fens],
+                               dtype=np.float32)
+    if static_of:
+        from selfplay import Labeller
+        ref = Labeller(variant_name, static_of, 1)
+        try:
+            white = [ref.static(f) for f in fens]
+        finally:
+            ref.quit()
+        evals[static_of] = np.array([(w if f.split()[1] == "w" else -w) if w is not None
+                                     else np.nan for f, w in zip(fens, white)], dtype=np.float32)
+    out = {}
+    for name, ev in evals.items():
+        ok = ~np.isnan(ev)
+        e, s = ev[ok], scores[ok]
+        out[name] = (float(np.corrcoef(e, s)[0, 1]),
+                     float(np.mean((sigmoid(e / 400.0) - sigmoid(s / 400.0)) ** 2)),
+                     float(np.dot(e, s) / max(float(np.dot(e, e)), 1e-9)))
+    return out

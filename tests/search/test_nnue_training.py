@@ -22,7 +22,7 @@ from testkit import random_board
 
 pytest.importorskip("numpy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from nnuetrain import held_out_loss, train  # noqa: E402
+from nnuetrain import agreement, comment_positions, held_out_loss, train  # noqa: E402
 
 
 VALUES = {"p": 100, "n": 300, "b": 300, "r": 500, "q": 900, "a": 700, "c": 800, "k": 0}
@@ -268,3 +268,29 @@ def test_file_flip_rows_are_the_mirrored_positions():
         direct = _arrays(feats, [(mirrored, "1-0", "0", "12")])
         for a, b in zip(across, direct):
             assert sorted(a[0].tolist()) == sorted(b[0].tolist()) if a.ndim == 2 else a[0] == b[0]
+
+
+def test_agree_reads_the_reference_engines_own_scores():
+    """scripts/nnue agree: the quiet positions before engine 2's commented moves (Black in
+    round 1, White in round 2) with its scores, side to move's view; a capture, a score
+    of 1000 cp or more and a mate are left out. A net's agreement with its own
+    evaluations is exact (correlation 1, loss 0, scale 1)."""
+    game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "*"]\n\n{moves} *\n\n'
+    text = (game.format(r=1, moves="1. e4 {+0.20/10 0.10s} e5 {-0.10/10 0.10s} 2. Nf3 "
+                        "{+0.10/10 0.10s} Nc6 {+12.00/10 0.10s} 3. Bb5 {-2.00/10 0.10s} a6 "
+                        "{+0.30/10 0.10s} 4. Bxc6 {+0.10/10 0.10s} dxc6 {-0.40/10 0.10s}")
+            + game.format(r=2, moves="1. d4 {+0.25/9 0.10s} d5 {-0.25/9 0.10s} 2. c4 "
+                                     "{+M5/9 0.10s}"))
+    fens, scores = comment_positions("chess", text, 2)
+    assert [f.split()[0] for f in fens] == [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR",
+        "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"]
+    assert list(scores) == [-10, 30, 25]
+    net_path = Path(__file__).resolve().parents[2] / "engine" / "nets" / "chess-10.qnn"
+    net = Net(net_path.read_bytes(), load_variant("chess"), str(net_path))
+    own = [float(net.evaluate(Board("chess", f))) for f in fens]
+    import numpy as np
+    corr, loss, slope = agreement("chess", fens, np.array(own, dtype=np.float32),
+                                  {"chess-10": net_path})["chess-10"]
+    assert corr == pytest.approx(1.0) and loss == pytest.approx(0.0) and slope == pytest.approx(1.0)
