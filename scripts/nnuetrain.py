@@ -469,9 +469,11 @@ def comment_positions(variant_name: str, text: str, engine: int) -> tuple[list[s
 
 def agreement(variant_name: str, fens: list[str], scores: np.ndarray, nets: dict,
               static_of: str | None = None) -> dict:
-    """{name: (correlation, loss, slope)} of each net's evaluation (side to move's view)
-    against ``scores``: the correlation, the squared error of sigmoid(cp / 400), and the
-    least-squares factor from the evaluation to the score (1: the same scale). With
+    """{name: (correlation, loss, slope, best loss, its factor)} of each net's evaluation
+    (side to move's view) against ``scores``: the correlation, the squared error of
+    sigmoid(cp / 400), the least-squares factor from the evaluation to the score (1: the
+    same scale), and the smallest loss of the evaluation times a factor (0.3 to 2) with
+    that factor: nets of different scales compared on what they know. With
     ``static_of`` (a reference engine command) its static evaluation too (``Labeller.static``)."""
     variant = load_variant(variant_name)
     evals = {}
@@ -492,7 +494,9 @@ def agreement(variant_name: str, fens: list[str], scores: np.ndarray, nets: dict
     for name, ev in evals.items():
         ok = ~np.isnan(ev)
         e, s = ev[ok], scores[ok]
-        out[name] = (float(np.corrcoef(e, s)[0, 1]),
-                     float(np.mean((sigmoid(e / 400.0) - sigmoid(s / 400.0)) ** 2)),
-                     float(np.dot(e, s) / max(float(np.dot(e, e)), 1e-9)))
+        target = sigmoid(s / 400.0)
+        best = min((float(np.mean((sigmoid(k * e / 400.0) - target) ** 2)), float(k))
+                   for k in np.arange(0.3, 2.0, 0.01))
+        out[name] = (float(np.corrcoef(e, s)[0, 1]), float(np.mean((sigmoid(e / 400.0) - target) ** 2)),
+                     float(np.dot(e, s) / max(float(np.dot(e, e)), 1e-9)), *best)
     return out

@@ -274,7 +274,8 @@ def test_agree_reads_the_reference_engines_own_scores():
     """scripts/nnue agree: the quiet positions before engine 2's commented moves (Black in
     round 1, White in round 2) with its scores, side to move's view; a capture, a score
     of 1000 cp or more and a mate are left out. A net's agreement with its own
-    evaluations is exact (correlation 1, loss 0, scale 1)."""
+    evaluations is exact (correlation 1, loss 0, scale 1); against half of them the
+    factor is 0.5."""
     game = '[Event "Quantum match"]\n[Round "{r}"]\n[Result "*"]\n\n{moves} *\n\n'
     text = (game.format(r=1, moves="1. e4 {+0.20/10 0.10s} e5 {-0.10/10 0.10s} 2. Nf3 "
                         "{+0.10/10 0.10s} Nc6 {+12.00/10 0.10s} 3. Bb5 {-2.00/10 0.10s} a6 "
@@ -291,6 +292,9 @@ def test_agree_reads_the_reference_engines_own_scores():
     net = Net(net_path.read_bytes(), load_variant("chess"), str(net_path))
     own = [float(net.evaluate(Board("chess", f))) for f in fens]
     import numpy as np
-    corr, loss, slope = agreement("chess", fens, np.array(own, dtype=np.float32),
-                                  {"chess-10": net_path})["chess-10"]
+    corr, loss, slope, best, factor = agreement("chess", fens, np.array(own, dtype=np.float32),
+                                                {"chess-10": net_path})["chess-10"]
     assert corr == pytest.approx(1.0) and loss == pytest.approx(0.0) and slope == pytest.approx(1.0)
+    assert best == pytest.approx(0.0) and factor == pytest.approx(1.0)
+    half = agreement("chess", fens, np.array(own, dtype=np.float32) / 2, {"chess-10": net_path})
+    assert half["chess-10"][2] == pytest.approx(0.5) and half["chess-10"][4] == pytest.approx(0.5)
