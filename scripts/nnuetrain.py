@@ -500,3 +500,15 @@ def agreement(variant_name: str, fens: list[str], scores: np.ndarray, nets: dict
         out[name] = (float(np.corrcoef(e, s)[0, 1]), float(np.mean((sigmoid(e / 400.0) - target) ** 2)),
                      float(np.dot(e, s) / max(float(np.dot(e, e)), 1e-9)), *best)
     return out
+
+
+def rescale(data: bytes, scale: int, note: str) -> bytes:
+    """The net file ``data`` with its header's output ``scale`` (the engine's centipawns
+    per unit of output) set to ``scale`` and ``note`` recorded as ``rescaled``; the
+    weights stay as they are. A net fitted to a reference engine's scores alone has that
+    engine's scale, while the search's margins were tuned on nets whose scores are larger."""
+    (hlen,) = struct.unpack_from("<I", data, len(MAGIC))
+    header = json.loads(data[len(MAGIC) + 4:len(MAGIC) + 4 + hlen])
+    header.update(scale=scale, rescaled=note)
+    head = json.dumps(header, sort_keys=True).encode()
+    return MAGIC + struct.pack("<I", len(head)) + head + data[len(MAGIC) + 4 + hlen:]

@@ -22,7 +22,7 @@ from testkit import random_board
 
 pytest.importorskip("numpy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from nnuetrain import agreement, comment_positions, held_out_loss, train  # noqa: E402
+from nnuetrain import agreement, comment_positions, held_out_loss, rescale, train  # noqa: E402
 
 
 VALUES = {"p": 100, "n": 300, "b": 300, "r": 500, "q": 900, "a": 700, "c": 800, "k": 0}
@@ -298,3 +298,18 @@ def test_agree_reads_the_reference_engines_own_scores():
     assert best == pytest.approx(0.0) and factor == pytest.approx(1.0)
     half = agreement("chess", fens, np.array(own, dtype=np.float32) / 2, {"chess-10": net_path})
     assert half["chess-10"][2] == pytest.approx(0.5) and half["chess-10"][4] == pytest.approx(0.5)
+
+
+def test_rescale_changes_the_output_scale_only():
+    """scripts/nnue rescale: the same weights with a header scale of 800 instead of
+    chess-10's 400 evaluate every position twice as high (to the engine's rounding), and
+    the header says where the file came from."""
+    net_path = Path(__file__).resolve().parents[2] / "engine" / "nets" / "chess-10.qnn"
+    variant = load_variant("chess")
+    data = net_path.read_bytes()
+    base, doubled = Net(data, variant, "a"), Net(rescale(data, 800, "test"), variant, "b")
+    assert base.header["scale"] == 400 and doubled.header["rescaled"] == "test"
+    rng = random.Random(3)
+    for _ in range(30):
+        board = random_board("chess", rng, plies=rng.randint(4, 40))
+        assert abs(doubled.evaluate(board) - 2 * base.evaluate(board)) <= 2
