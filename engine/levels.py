@@ -64,7 +64,8 @@ FULL = Strength("full", None, None, 1, 0.0, None)
 # against Stockfish 15.1's UCI_Elo with scripts/calibrate-elo (docs/strength.md: 1350,
 # 1525 and 1900 with the hand-written evaluation, 140 games each; 1980 and 2100 with
 # chess-6, 100 games each, and again with chess-8: 1899 and 2167, within noise, kept;
-# chess-10, +19 over chess-8 in self-play, not measured there yet);
+# chess-10, +19 over chess-8 in self-play, and chess-13, +47 over chess-10, not measured
+# there yet);
 # 800 and 1200 are below Stockfish's range and extend the curve unmeasured, and 2800 is
 # beyond what the net reaches at blitz (about 2300 at 10+0.1: the clock limits the
 # settings above that, not their node budget).

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board
+from engine.eval_tables import shipped_net
 from engine.net import Net
 from engine.variant import load_variant
 from testkit import random_board
@@ -288,27 +289,27 @@ def test_agree_reads_the_reference_engines_own_scores():
         "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"]
     assert list(scores) == [-10, 30, 25]
-    net_path = Path(__file__).resolve().parents[2] / "engine" / "nets" / "chess-10.qnn"
+    net_path = shipped_net("chess")
     net = Net(net_path.read_bytes(), load_variant("chess"), str(net_path))
     own = [float(net.evaluate(Board("chess", f))) for f in fens]
     import numpy as np
     corr, loss, slope, best, factor = agreement("chess", fens, np.array(own, dtype=np.float32),
-                                                {"chess-10": net_path})["chess-10"]
+                                                {"shipped": net_path})["shipped"]
     assert corr == pytest.approx(1.0) and loss == pytest.approx(0.0) and slope == pytest.approx(1.0)
     assert best == pytest.approx(0.0) and factor == pytest.approx(1.0)
-    half = agreement("chess", fens, np.array(own, dtype=np.float32) / 2, {"chess-10": net_path})
-    assert half["chess-10"][2] == pytest.approx(0.5) and half["chess-10"][4] == pytest.approx(0.5)
+    half = agreement("chess", fens, np.array(own, dtype=np.float32) / 2, {"shipped": net_path})
+    assert half["shipped"][2] == pytest.approx(0.5) and half["shipped"][4] == pytest.approx(0.5)
 
 
 def test_rescale_changes_the_output_scale_only():
-    """scripts/nnue rescale: the same weights with a header scale of 800 instead of
-    chess-10's 400 evaluate every position twice as high (to the engine's rounding), and
-    the header says where the file came from."""
-    net_path = Path(__file__).resolve().parents[2] / "engine" / "nets" / "chess-10.qnn"
+    """scripts/nnue rescale: the shipped net's weights with twice its header scale
+    evaluate every position twice as high (to the engine's rounding), and the header says
+    where the file came from."""
     variant = load_variant("chess")
-    data = net_path.read_bytes()
-    base, doubled = Net(data, variant, "a"), Net(rescale(data, 800, "test"), variant, "b")
-    assert base.header["scale"] == 400 and doubled.header["rescaled"] == "test"
+    data = shipped_net("chess").read_bytes()
+    base = Net(data, variant, "a")
+    doubled = Net(rescale(data, 2 * base.header["scale"], "test"), variant, "b")
+    assert doubled.header["rescaled"] == "test"
     rng = random.Random(3)
     for _ in range(30):
         board = random_board("chess", rng, plies=rng.randint(4, 40))
