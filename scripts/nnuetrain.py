@@ -497,7 +497,8 @@ def agreement(variant_name: str, fens: list[str], scores: np.ndarray, nets: dict
         target = sigmoid(s / 400.0)
         best = min((float(np.mean((sigmoid(k * e / 400.0) - target) ** 2)), float(k))
                    for k in np.arange(0.3, 2.0, 0.01))
-        out[name] = (float(np.corrcoef(e, s)[0, 1]), float(np.mean((sigmoid(e / 400.0) - target) ** 2)),
+        out[name] = (float(np.corrcoef(e, s)[0, 1]),
+                     float(np.mean((sigmoid(e / 400.0) - target) ** 2)),
                      float(np.dot(e, s) / max(float(np.dot(e, e)), 1e-9)), *best)
     return out
 
