@@ -86,7 +86,10 @@ def test_guide_advice_and_review_from_quantum(start_engine):
     assert rescue.startswith("joker") == why.startswith("a free-move joker"), advice[0]
     assert seen.index("attacked by the knight") < advice.start()       # threats first
     better = re.search(r"Guide: a better move was (.+) \(about (\d+\.\d) pawns better\)\.", seen)
-    assert better and better[1].split()[0] == rescue.split()[0] and float(better[2]) >= 3, seen  # a queen's worth
+    # a queen lost where rook and queen against a knight already win: the net's scores
+    # flatten far ahead (chess-13 learnt Stockfish's evaluation through a sigmoid), so two
+    # pawns or more, not a full queen's nine
+    assert better and better[1].split()[0] == rescue.split()[0] and float(better[2]) >= 2, seen
     if rescue.startswith("joker"):
         assert "Guide: a free-move joker would have been worth it here." in seen
     assert rec.moves[0] == "h2h3" and rec.termination == "abandoned: Tester quit"

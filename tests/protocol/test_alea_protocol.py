@@ -233,7 +233,9 @@ def test_guide_review(driver):
     match = GUIDE_REVIEW.fullmatch(answer[0])
     assert match, answer
     played, best, loss, joker = match.groups()
-    assert played == "a1a2" and best.startswith("joker:d4") and int(loss) > 300
+    # the queen's loss where the side stays ahead: two pawns or more (the net's scores
+    # flatten far ahead), not a full queen's worth
+    assert played == "a1a2" and best.startswith("joker:d4") and int(loss) > 200
     assert joker == "worth"
     assert snapshot(driver.session) == before
 
