@@ -6,13 +6,15 @@ exits and yields the quiet positions of each game with its result; ``Labeller`` 
 positions with a reference UCI engine (Stockfish for chess, Fairy-Stockfish with
 ``UCI_Variant`` for Grand) at a fixed depth, in centipawns from White's view;
 ``reference_games`` lets that engine play the games itself, each position labelled by the
-search that chose its move (one search a position instead of two: many more games).
+search that chose its move (one search a position instead of two: many more games);
+``relabel`` scores the positions of existing data again with a (deeper) search.
 """
 from __future__ import annotations
 
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from adapters.uci_engine import EngineError, UciEngine
 from engine.board import Board
@@ -199,3 +201,36 @@ class Labeller:
 
     def quit(self) -> None:
         self.engine.quit()
+
+
+def relabel(sources: list[Path], out: Path, labeller: Labeller, worker: int = 0,
+            workers: int = 1, every: int = 1) -> int:
+    """Label data rows again with ``labeller``'s search (White's view), keeping each row's
+    position, result and third column: every ``every``-th row of ``sources`` in order,
+    and of those this worker's share (the k-th where k % ``workers`` == ``worker``),
+    appended to ``out``. The rows already in ``out`` are skipped, so a stopped run started
+    again with the same arguments resumes where it stopped. A search that gives no move
+    or fails (the engine is restarted) drops its row. Returns the rows written."""
+    done = sum(1 for _ in open(out)) if out.exists() else 0
+    share = written = 0
+    with open(out, "a") as fh:
+        rows = (line for src in sources for line in open(src))
+        for k, line in enumerate(row for j, row in enumerate(rows) if j % every == 0):
+            if k % workers != worker:
+                continue
+            share += 1
+            if share <= done:
+                continue
+            fen, result, own = line.rstrip("\n").split("\t")[:3]
+            try:
+                cp = labeller.score(fen)
+            except EngineError:
+                labeller.restart()
+                continue
+            if cp is None:
+                continue
+            fh.write(f"{fen}\t{result}\t{own}\t{cp}\n")
+            written += 1
+            if written % 500 == 0:
+                fh.flush()
+    return written

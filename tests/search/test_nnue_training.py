@@ -218,6 +218,43 @@ def test_static_labels_read_fairy_stockfish():
 
 
 @pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
+def test_relabel_scores_rows_again_and_resumes(tmp_path):
+    """scripts/nnue relabel: each row's position is searched again (White's view, whoever
+    is to move), its result and third column kept; ``every`` and the workers' shares
+    split the rows without overlap, and a second run over the same rows appends nothing."""
+    from selfplay import Labeller, relabel
+    rows = ["4k3/8/8/8/8/8/8/3QK3 b - - 0 1\t1-0\t-\t0",
+            "3qk3/8/8/8/8/8/8/4K3 w - - 0 1\t0-1\t17\t0",
+            "4k3/8/8/8/8/8/8/2RRK3 w - - 0 1\t1-0\t-\t0",
+            "2rrk3/8/8/8/8/8/8/4K3 b - - 0 1\t0-1\t-\t0",
+            "4k3/8/8/8/8/8/8/2Q1K3 w - - 0 1\t1-0\t-\t0"]
+    src = tmp_path / "chess-s1-0.tsv"
+    src.write_text("".join(r + "\n" for r in rows))
+    lab = Labeller("chess", STOCKFISH, 3)
+    try:
+        out0, out1 = tmp_path / "chess-d1-0.tsv", tmp_path / "chess-d1-1.tsv"
+        assert relabel([src], out0, lab, worker=0, workers=2) == 3
+        assert relabel([src], out1, lab, worker=1, workers=2) == 2
+        got = {}
+        for out in (out0, out1):
+            for line in out.read_text().splitlines():
+                fen, result, own, cp = line.split("\t")
+                got[fen] = (result, own, int(cp))
+        assert set(got) == {r.split("\t")[0] for r in rows}
+        for row in rows:
+            fen, result, own, _ = row.split("\t")
+            assert got[fen][:2] == (result, own)
+            assert (got[fen][2] > 300) == (result == "1-0") and (got[fen][2] < -300) == (result == "0-1")
+        assert relabel([src], out0, lab, worker=0, workers=2) == 0        # resumed: all done
+        sparse = tmp_path / "chess-d2-0.tsv"
+        assert relabel([src], sparse, lab, every=2) == 3                 # rows 1, 3 and 5
+        assert [line.split("\t")[0] for line in sparse.read_text().splitlines()] == \
+            [rows[0].split("\t")[0], rows[2].split("\t")[0], rows[4].split("\t")[0]]
+    finally:
+        lab.quit()
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
 def test_reference_games_survive_an_engine_that_dies():
     """A search that fails mid-game (the engine stalled past its timeout or died) drops
     that game and restarts the engine; an engine found dead between games is restarted
