@@ -211,11 +211,10 @@ def relabel(sources: list[Path], out: Path, labeller: Labeller, worker: int = 0,
     appended to ``out``. The rows already in ``out`` are skipped, so a stopped run started
     again with the same arguments resumes where it stopped. A search that gives no move
     or fails (the engine is restarted) drops its row. Returns the rows written."""
-    done = sum(1 for _ in open(out)) if out.exists() else 0
+    done = sum(1 for _ in _lines([out])) if out.exists() else 0
     share = written = 0
     with open(out, "a") as fh:
-        rows = (line for src in sources for line in open(src))
-        for k, line in enumerate(row for j, row in enumerate(rows) if j % every == 0):
+        for k, line in enumerate(row for j, row in enumerate(_lines(sources)) if j % every == 0):
             if k % workers != worker:
                 continue
             share += 1
@@ -234,3 +233,10 @@ def relabel(sources: list[Path], out: Path, labeller: Labeller, worker: int = 0,
             if written % 500 == 0:
                 fh.flush()
     return written
+
+
+def _lines(paths: list[Path]) -> Iterator[str]:
+    """The lines of each file in turn, each file closed when read."""
+    for path in paths:
+        with open(path) as fh:
+            yield from fh
