@@ -73,6 +73,21 @@ def test_fit_lowers_the_held_out_error_and_writes_loadable_params(tmp_path, monk
     assert tuned["value"]["n"][0] > 300
 
 
+def test_fit_only_moves_the_weights_it_is_given(tmp_path, monkeypatch):
+    """``--only value.b``: the knight the labels want stays, the bishops move or not, every
+    other weight is untouched; a prefix that names nothing is an error."""
+    monkeypatch.setattr(tune, "OUT", tmp_path)
+    write_knight_labels(tmp_path, random_positions(600, 4))
+    before = eval_tables.load_params("hexagonal")
+    path = tune.fit("hexagonal", limit=600, rounds=3, target="engine", l2=0.0, only=["value.b"])
+    monkeypatch.setenv("QUANTUM_PARAMS_HEXAGONAL", str(path))
+    tuned = eval_tables.load_params("hexagonal")
+    moved = [a for a in tune.flatten(before) if tune.get(before, a) != tune.get(tuned, a)]
+    assert all(a[:2] == ("value", "b") for a in moved)
+    with pytest.raises(SystemExit, match="no weight"):
+        tune.fit("hexagonal", limit=600, rounds=1, target="engine", l2=0.0, only=["nothing"])
+
+
 def test_data_from_a_pgn_keeps_the_quiet_positions_with_the_result(tmp_path, monkeypatch):
     """A random Grand game written as scripts/match writes it: every position from the
     ninth ply on whose side is not in check and whose next move takes nothing, none other,
