@@ -226,8 +226,8 @@ def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float,
     train, valid = (boards[:cut], results[:cut]), (boards[cut:], results[cut:])
     params = copy.deepcopy(eval_tables.load_params(variant_name))
     start_params = copy.deepcopy(params)
-    addrs = [a for a in flatten(params)
-             if not only or any(".".join(map(str, a)).startswith(o) for o in only)]
+    addrs = [a for a in flatten(params) if not only or any(
+        [str(x) for x in a[:len(o.split("."))]] == o.split(".") for o in only)]
     if not addrs:
         raise SystemExit(f"--only {' '.join(only)}: no weight of the params is under it")
     scale = {a: max(10, abs(get(params, a))) for a in addrs}
