@@ -216,6 +216,13 @@ def probe(variant_name: str, limit: int, target: str, settings: list[str]) -> fl
     return e
 
 
+def named(addr: tuple, name: str) -> bool:
+    """Whether a weight's address lies under ``name`` (``king``, ``king.check``, whole
+    names only)."""
+    parts = name.split(".")
+    return [str(x) for x in addr[:len(parts)]] == parts
+
+
 def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float,
         only: list[str] | None = None) -> Path:
     """Coordinate descent on the weights (all, or those under ``only``: ``king`` or
@@ -226,8 +233,7 @@ def fit(variant_name: str, limit: int, rounds: int, target: str, l2: float,
     train, valid = (boards[:cut], results[:cut]), (boards[cut:], results[cut:])
     params = copy.deepcopy(eval_tables.load_params(variant_name))
     start_params = copy.deepcopy(params)
-    addrs = [a for a in flatten(params) if not only or any(
-        [str(x) for x in a[:len(o.split("."))]] == o.split(".") for o in only)]
+    addrs = [a for a in flatten(params) if not only or any(named(a, o) for o in only)]
     if not addrs:
         raise SystemExit(f"--only {' '.join(only)}: no weight of the params is under it")
     scale = {a: max(10, abs(get(params, a))) for a in addrs}

@@ -75,7 +75,7 @@ def test_fit_lowers_the_held_out_error_and_writes_loadable_params(tmp_path, monk
 
 def test_fit_only_moves_the_weights_it_is_given(tmp_path, monkeypatch):
     """``--only value.b``: the knight the labels want stays, the bishops move or not, every
-    other weight is untouched; a prefix that names nothing is an error."""
+    other weight is untouched; a name that names no weight is an error."""
     monkeypatch.setattr(tune, "OUT", tmp_path)
     write_knight_labels(tmp_path, random_positions(600, 4))
     before = eval_tables.load_params("hexagonal")
