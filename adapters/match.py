@@ -124,6 +124,21 @@ def schedule(variant: str, games: int, book: list[tuple] | None = None
     return [(i, book[(i // 2) % len(book)], i % 2 == 1) for i in range(games)]
 
 
+def replay_warning(variant: str, games: int) -> str | None:
+    """What to tell the user when ``games`` from the built-in book replay each of its lines
+    more than twice a colour: engines that decide alike then play the same game again and
+    again (in session 36, 200 Fog of War games from its six lines began in only 36 ways by
+    ply 12, one whole game played eleven times), and the Elo interval and the SPRT, which
+    assume independent games, claim more than the games show. None when it does not."""
+    lines = len(openings_for(variant))
+    if games <= 4 * lines:
+        return None
+    return (f"{games} games replay each of the {lines} built-in {variant} opening lines about "
+            f"{games // lines} times; engines that decide alike repeat whole games, and the "
+            f"interval and the SPRT assume independent games: give --openings FILE (chess and "
+            f"Fog of War: scripts/make-match-openings writes thousands)")
+
+
 def run_match(config: MatchConfig,
               on_game: Callable[[MatchResult, int, GameRecord], None] | None = None
               ) -> MatchResult:

@@ -324,6 +324,25 @@ def test_openings_file_lines_are_played_in_order_twice_each(tmp_path):
                                                      (1, ("e2e4",), True), (2, ("e2e4",), False)]
 
 
+def test_many_games_from_the_built_in_book_are_warned_about(tmp_path):
+    """More games than four a built-in line: a warning on stderr before the match (games
+    that replay one line are not independent); none with --openings or a short match."""
+    assert match.replay_warning("chess", 80) is None
+    said = match.replay_warning("fogofwar", 200)
+    assert said.startswith("200 games replay each of the 6 built-in fogofwar opening lines "
+                           "about 33 times") and "--openings" in said
+    proc = run_match(fake_command("good", 1), fake_command("crash", 2), "--games", "81",
+                     "--tc", "2+0.05", *WIDE_SPRT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "scripts/match: 81 games replay each of the 20 built-in chess opening lines about 4 " \
+           "times" in proc.stderr, proc.stderr
+    book = tmp_path / "openings.txt"
+    book.write_text("e2e4 e7e5\n")
+    proc = run_match(fake_command("good", 1), fake_command("crash", 2), "--games", "81",
+                     "--tc", "2+0.05", "--openings", str(book), *WIDE_SPRT)
+    assert proc.returncode == 0 and "replay" not in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("text, why", [
     ("e2e4 e7e5\ne2e5\n", "line 2: e2e5 is not a legal chess move"),
     ("# only a comment\n", "holds no line"),
