@@ -11,10 +11,12 @@ particle is expanded by every opponent pseudo-legal move and only the children w
 for us equals the received one (lost cells included) are kept, once per position. Each
 particle has a weight: how likely the opponent's moves that lead to it were, by a glance
 at each (``particles.move_priors``: the exchange a move starts and its piece-square gain,
-softmax at ``PRIOR_TEMPERATURE`` mixed with ``PRIOR_FLOOR`` of the uniform chance,
-fitted to the moves of 200 games: docs/strength.md): an opponent develops, takes and
-keeps its pieces safe far more often than it plays a random move, and a uniform belief
-missed the knight that took a queen. Above ``cap`` the set is thinned with a seeded RNG
+middlegame and endgame blended by the phase, softmax at ``PRIOR_TEMPERATURE`` mixed with
+``PRIOR_FLOOR`` of the uniform chance, fitted to the moves of 200 games:
+docs/strength.md): an opponent develops, takes and keeps its pieces safe far more often
+than it plays a random move, and a uniform belief missed the knight that took a queen;
+in an ending its king walks to the centre, which the middlegame table alone called the
+least likely move. Above ``cap`` the set is thinned with a seeded RNG
 (``Belief._thin``): the heaviest particles are all kept, the light ones by chance in
 proportion to their weight, each weighing 1/chance afterwards, so the set stays a fair
 picture of the belief but drops mostly unlikely positions (uniform thinning lost a likely

@@ -23,7 +23,7 @@ from libc.stdlib cimport malloc, free, qsort
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint64_t
 from engine.types cimport move_t, piece_t, MAX_MOVES, MAX_CELLS, NO_CELL, KIND_EP, KIND_PROMO, \
-    move_from, move_to, move_extra, move_kind, colour_bit, colour_of
+    move_from, move_to, move_extra, move_kind, colour_bit, colour_of, type_of
 from engine.tables cimport CompiledTables, TablesRec
 from engine.position cimport pos_clear, pos_put, pos_make, pos_unmake, pos_compute_key, \
     pos_attacked
@@ -210,12 +210,31 @@ def to_board(variant, bytes data) -> Board:
     return b
 
 
-cdef int move_merit(PosRec* p, const EvalRec* e, move_t m) noexcept nogil:
+cdef int game_phase(const PosRec* p, const EvalRec* e) noexcept nogil:
+    """The position's phase as the hand-written evaluation counts it (each piece's
+    ``phase`` weight summed, capped at ``phase_max``: the start)."""
+    cdef int side, i, phase = 0
+    for side in range(2):
+        for i in range(p.pcount[side]):
+            phase += e.phase[type_of(p.board[p.plist[side][i]])]
+    return phase if phase < e.phase_max else e.phase_max
+
+
+cdef int move_merit(PosRec* p, const EvalRec* e, move_t m, int phase) noexcept nogil:
     """How good ``m`` looks to the side to move at a glance, in centipawns: the exchange
     it starts on its target (``see``: a capture wins, a piece left en prise loses) plus
-    what the piece-square table gains by the move (middlegame terms)."""
+    what the piece-square table gains by the move, its middlegame and endgame terms
+    blended by ``phase`` (``game_phase``) as the evaluation blends them: in an ending a
+    king steps to the centre, where the middlegame table alone called that the least
+    likely move of all and the belief lost the enemy king it could not see."""
     cdef piece_t pc = p.board[move_from(m)]
-    return see(p, e, m) + e.pst_mg[pc][move_to(m)] - e.pst_mg[pc][move_from(m)]
+    cdef int fr = move_from(m), to = move_to(m)
+    cdef int mg = e.pst_mg[pc][to] - e.pst_mg[pc][fr], eg = e.pst_eg[pc][to] - e.pst_eg[pc][fr]
+    if e.phase_max > 0:
+        mg = (mg * phase + eg * (e.phase_max - phase)) // e.phase_max
+    else:
+        mg = eg
+    return see(p, e, m) + mg
 
 
 cdef void move_priors(PosRec* p, const EvalRec* e, const move_t* moves, int n,
@@ -226,9 +245,10 @@ cdef void move_priors(PosRec* p, const EvalRec* e, const move_t* moves, int n,
     ``e`` is NULL."""
     cdef int j, best = -1000000000
     cdef int merit[MAX_MOVES]
+    cdef int phase = game_phase(p, e) if e != NULL else 0
     cdef double z = 0.0
     for j in range(n):
-        merit[j] = move_merit(p, e, moves[j]) if e != NULL else 0
+        merit[j] = move_merit(p, e, moves[j], phase) if e != NULL else 0
         if merit[j] > best:
             best = merit[j]
     for j in range(n):
@@ -398,7 +418,8 @@ def move_merits(Board board, EvalTables tables) -> dict:
     cdef move_t moves[MAX_MOVES]
     cdef PosRec* p = board.p
     cdef int n = generate_moves(p, moves), i
+    cdef int phase = game_phase(p, &tables.rec)
     names = board.variant.geometry.names
     letters = board.variant.letters
-    return {uci_text(names, letters, p.t, moves[i]): move_merit(p, &tables.rec, moves[i])
+    return {uci_text(names, letters, p.t, moves[i]): move_merit(p, &tables.rec, moves[i], phase)
             for i in range(n)}

@@ -15,7 +15,7 @@ from engine.belief import PRIOR_FLOOR, PRIOR_TEMPERATURE, Belief, FogHistory, ch
 from engine.board import Board
 from engine.deepening import MATE_BOUND, GoLimits
 from engine.engine import Engine
-from engine.eval_tables import eval_tables
+from engine.eval_tables import build, eval_tables, load_params
 from engine import fogsearch
 from engine.fogsearch import SWING, TEMPER, _Tally, _temper, king_capture
 from engine.variant import load_variant
@@ -183,6 +183,36 @@ def test_move_merit_is_the_exchange_plus_the_square():
     assert merits["e4d6"] > 800
     assert min(merits, key=merits.get) == "d1g4" and merits["d1g4"] < -800   # Bxg4
     assert merits["d2d4"] > merits["a2a3"]              # Qxa3 wins a pawn
+
+
+@pytest.mark.parametrize("fen, phase", [
+    ("8/5k2/8/8/8/8/3P4/4K3 w - - 0 1", 0),                  # a king and pawn ending
+    ("r3k3/8/8/8/8/8/3P4/4K2R w - - 0 1", 4),                # two rooks: a sixth of the way
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R w - - 0 1", 22),  # a middlegame
+])
+def test_a_quiet_move_gains_its_square_blended_by_the_phase(fen, phase):
+    """A quiet move's merit is what the piece-square tables gain by it, middlegame and
+    endgame blended by the position's phase as the evaluation blends them (restated here
+    from engine/eval_tables.build): in a bare ending the king's step to the centre is
+    among the likeliest moves, where the middlegame table alone made it the least likely
+    and the belief kept an unseen enemy king at home while it walked up to take ours."""
+    board = Board("fogofwar", fen)
+    tables = build(VARIANT, load_params("fogofwar"))
+    assert sum(tables["phase"][VARIANT.type_of[c.lower()]] for c in fen.split()[0]
+               if c.isalpha()) == phase
+    top = tables["phase_max"]
+    merits = particles.move_merits(board, eval_tables("fogofwar", None))
+    code = VARIANT.royal_type | 16
+    names = VARIANT.geometry.names
+    king_moves = [m for m in ("e1e2", "e1d1", "e1f2", "e1f1") if m in merits]
+    assert king_moves
+    for move in king_moves:
+        src, dst = names.index(move[:2]), names.index(move[2:])
+        mg = tables["pst_mg"][code][dst] - tables["pst_mg"][code][src]
+        eg = tables["pst_eg"][code][dst] - tables["pst_eg"][code][src]
+        assert merits[move] == (mg * phase + eg * (top - phase)) // top, move
+    if phase == 0:
+        assert merits["e1e2"] > merits["e1d1"] and merits["e1e2"] > 0
 
 
 def _prior(merits: dict) -> dict:
