@@ -62,3 +62,12 @@ cdef class EvalTables:
     cdef readonly object net            # the Net behind rec.net (kept alive here), or None
 
 cdef int evaluate(const PosRec* p, const EvalRec* e) noexcept nogil
+
+
+cdef inline int taper(int mg, int eg, int phase, const EvalRec* e) noexcept nogil:
+    """Middlegame and endgame values blended by the phase (capped at the start's)."""
+    if e.phase_max <= 0:
+        return eg
+    if phase > e.phase_max:
+        phase = e.phase_max
+    return (mg * phase + eg * (e.phase_max - phase)) // e.phase_max

@@ -230,15 +230,6 @@ cdef int value_change(const PosRec* p, const EvalRec* e) noexcept nogil:
     return score if p.side == WHITE else -score
 
 
-cdef inline int taper(int mg, int eg, int phase, const EvalRec* e) noexcept nogil:
-    """Middlegame and endgame values blended by the phase (capped at the start's)."""
-    if e.phase_max <= 0:
-        return eg
-    if phase > e.phase_max:
-        phase = e.phase_max
-    return (mg * phase + eg * (e.phase_max - phase)) // e.phase_max
-
-
 cdef int hand_evaluate(const PosRec* p, const EvalRec* e) noexcept nogil:
     cdef const TablesRec* t = p.t
     cdef int mg[2]

@@ -30,7 +30,7 @@ from engine.position cimport pos_clear, pos_put, pos_make, pos_unmake, pos_compu
 from engine.movegen cimport generate_moves
 from engine.board cimport Board, uci_text
 from engine.clock cimport now
-from engine.evaluate cimport EvalRec, EvalTables
+from engine.evaluate cimport EvalRec, EvalTables, taper
 from engine.search cimport see
 
 cdef enum:
@@ -212,12 +212,12 @@ def to_board(variant, bytes data) -> Board:
 
 cdef int game_phase(const PosRec* p, const EvalRec* e) noexcept nogil:
     """The position's phase as the hand-written evaluation counts it (each piece's
-    ``phase`` weight summed, capped at ``phase_max``: the start)."""
+    ``phase`` weight summed; ``taper`` caps it at the start's)."""
     cdef int side, i, phase = 0
     for side in range(2):
         for i in range(p.pcount[side]):
             phase += e.phase[type_of(p.board[p.plist[side][i]])]
-    return phase if phase < e.phase_max else e.phase_max
+    return phase
 
 
 cdef int move_merit(PosRec* p, const EvalRec* e, move_t m, int phase) noexcept nogil:
@@ -229,12 +229,8 @@ cdef int move_merit(PosRec* p, const EvalRec* e, move_t m, int phase) noexcept n
     likely move of all and the belief lost the enemy king it could not see."""
     cdef piece_t pc = p.board[move_from(m)]
     cdef int fr = move_from(m), to = move_to(m)
-    cdef int mg = e.pst_mg[pc][to] - e.pst_mg[pc][fr], eg = e.pst_eg[pc][to] - e.pst_eg[pc][fr]
-    if e.phase_max > 0:
-        mg = (mg * phase + eg * (e.phase_max - phase)) // e.phase_max
-    else:
-        mg = eg
-    return see(p, e, m) + mg
+    return see(p, e, m) + taper(e.pst_mg[pc][to] - e.pst_mg[pc][fr],
+                                e.pst_eg[pc][to] - e.pst_eg[pc][fr], phase, e)
 
 
 cdef void move_priors(PosRec* p, const EvalRec* e, const move_t* moves, int n,
