@@ -129,14 +129,15 @@ def replay_warning(variant: str, games: int) -> str | None:
     more than twice a colour: engines that decide alike then play the same game again and
     again (in session 36, 200 Fog of War games from its six lines began in only 36 ways by
     ply 12, one whole game played eleven times), and the Elo interval and the SPRT, which
-    assume independent games, claim more than the games show. None when it does not."""
+    assume independent games, claim more than the games show. None when it does not, and
+    for Alea, whose game pairs roll different dice."""
     lines = len(openings_for(variant))
-    if games <= 4 * lines:
+    if games <= 4 * lines or variant == "alea":
         return None
     return (f"{games} games replay each of the {lines} built-in {variant} opening lines about "
             f"{games // lines} times; engines that decide alike repeat whole games, and the "
-            f"interval and the SPRT assume independent games: give --openings FILE (chess and "
-            f"Fog of War: scripts/make-match-openings writes thousands)")
+            f"interval and the SPRT assume independent games: give --openings FILE "
+            f"(scripts/make-match-openings --variant {variant} writes many)")
 
 
 def run_match(config: MatchConfig,

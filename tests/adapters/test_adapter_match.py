@@ -328,6 +328,8 @@ def test_many_games_from_the_built_in_book_are_warned_about(tmp_path):
     """More games than four a built-in line: a warning on stderr before the match (games
     that replay one line are not independent); none with --openings or a short match."""
     assert match.replay_warning("chess", 80) is None
+    assert match.replay_warning("alea", 200) is None          # each pair rolls its own dice
+    assert "make-match-openings --variant grand" in match.replay_warning("grand", 200)
     said = match.replay_warning("fogofwar", 200)
     assert said.startswith("200 games replay each of the 6 built-in fogofwar opening lines "
                            "about 33 times") and "--openings" in said
@@ -380,6 +382,46 @@ def test_make_match_openings_writes_lines_the_match_reads(tmp_path):
     lines = make(3)
     assert len(lines) == 30 == len(set(lines)) and all(len(line) == 6 for line in lines)
     assert make(3) == lines and make(4) != lines
+
+
+@pytest.mark.parametrize("variant", ["grand", "hexagonal"])
+def test_make_match_openings_walks_the_engine_where_no_book_is(tmp_path, variant):
+    """--variant grand / hexagonal: distinct lines of Quantum's near-best moves, legal as
+    read_openings checks them, the same for the same seed; a variant with neither a book
+    nor engine walks is refused."""
+    from adapters.openings import read_openings
+    script = REPO_ROOT / "scripts" / "make-match-openings"
+
+    def make(seed, *extra):
+        out = subprocess.run([sys.executable, str(script), "--variant", variant, "--plies", "4",
+                              "--count", "6", "--nodes", "3000", "--seed", str(seed), *extra],
+                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        path = tmp_path / f"open{seed}.txt"
+        path.write_text(out.stdout)
+        return read_openings(path, variant)
+
+    lines = make(5)
+    assert len(lines) == 6 == len(set(lines)) and all(len(line) == 4 for line in lines)
+    assert make(5) == lines and make(6) != lines
+    from engine.board import Board
+    from engine.deepening import GoLimits
+    from engine.engine import Engine
+    engine = Engine(variant)
+    engine.multipv = 6
+    engine.set_position(Board(variant).fen(), [])
+    _, infos = engine.search_sync(GoLimits(nodes=3000))
+    reported = {}                   # depth -> multipv -> (move, score); bounds left out
+    for i in infos:
+        if i.pv and not i.bound:
+            reported.setdefault(i.depth, {})[i.multipv] = (i.pv[0], i.score)
+    last = reported[max(d for d, got in reported.items() if len(got) == 6)]
+    top = max(score for _, score in last.values())
+    best = {move for move, score in last.values() if score == top}
+    assert {line[0] for line in make(5, "--spread", "0")} <= best
+    bad = subprocess.run([sys.executable, str(script), "--variant", "alea"], cwd=REPO_ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "no opening walks for alea" in bad.stderr
 
 
 def test_make_match_openings_cuts_games_where_their_ending_begins(tmp_path):
