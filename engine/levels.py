@@ -62,12 +62,12 @@ FULL = Strength("full", None, None, 1, 0.0, None)
 # one evaluation and one of the other the lower anchor's settings hold (a step, not a
 # blend of two evaluations' node budgets). Each anchor's Elo is what its settings measured
 # against Stockfish 15.1's UCI_Elo with scripts/calibrate-elo (docs/strength.md: 1350,
-# 1525 and 1900 with the hand-written evaluation, 140 games each; 1980 and 2100 with
-# chess-6, 100 games each, and again with chess-8: 1899 and 2167, within noise, kept;
-# chess-10, +19 over chess-8 in self-play, and chess-13, +47 over chess-10, not measured
-# there yet);
+# 1525 and 1900 with the hand-written evaluation, 140 games each; the net's two anchors
+# with chess-6, chess-8 and, in session 38, chess-13, 100 games each: 12,000 nodes
+# measured 1979, 1899 and 1963, so its anchor stays 1980; 60,000 nodes 2096, 2167 and
+# 2247, so with the stronger net that anchor is 2245, no longer 2100);
 # 800 and 1200 are below Stockfish's range and extend the curve unmeasured, and 2800 is
-# beyond what the net reaches at blitz (about 2300 at 10+0.1: the clock limits the
+# beyond what the net reaches at blitz (about 2400 at 10+0.1: the clock limits the
 # settings above that, not their node budget).
 ELO_ANCHORS = (
     (800, 400, 6, 250.0, 2, 0.20, False),
@@ -76,7 +76,7 @@ ELO_ANCHORS = (
     (1525, 12000, 4, 55.0, 7, 0.02, False),
     (1900, 25000, 1, 0.0, None, 0.0, False),
     (1980, 12000, 1, 0.0, None, 0.0, True),
-    (2100, 60000, 1, 0.0, None, 0.0, True),
+    (2245, 60000, 1, 0.0, None, 0.0, True),
     (2800, 20_000_000, 1, 0.0, None, 0.0, True),
 )
 
