@@ -210,25 +210,38 @@ def test_a_net_named_in_the_params_is_what_searches_use(tmp_path, monkeypatch):
         datafiles.check()
 
 
-def test_fog_blends_the_net_with_the_hand_written_evaluation():
-    """Fog of War borrows chess's net and blends in ``[net] hand`` of the hand-written
-    evaluation (engine/params/fogofwar.toml): a fog search's static evaluation is that
-    mix, side to move's view, in 256ths; chess searches get the net's score alone."""
+BLEND_FENS = {
+    "fogofwar": ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                 "4k3/8/8/8/8/8/P7/3QK3 b - - 0 1", "4k3/pp6/8/8/8/8/5PPP/6K1 w - - 0 1"),
+    "grand": (None, "r8r/1nbqkcabn1/pppp1ppppp/10/4p5/4P5/5A4/PPPP1PPPPP/1NBQKC1BN1/R8R b - - 1 2",
+              "10/4k5/10/10/4p5/10/10/4P5/4K5/10 w - - 0 1"),
+}
+
+
+@pytest.mark.parametrize("variant, other", [("fogofwar", "chess"), ("grand", None)])
+def test_a_board_blends_its_net_with_the_hand_written_evaluation(variant, other):
+    """Fog of War borrows chess's net and Grand has its own, and each blends in ``[net]
+    hand`` of the hand-written evaluation (engine/params/<variant>.toml): a search's static
+    evaluation is that mix, side to move's view, in 256ths; chess searches get the net's
+    score alone."""
     from engine.eval_tables import load_params
     from engine.search import Searcher
     from engine.tt import TranspositionTable
-    share = round(256 * load_params("fogofwar")["net"]["hand"])
-    assert 0 < share < 256 and "hand" not in load_params("chess")["net"]
+    share = round(256 * load_params(variant)["net"]["hand"])
+    assert 0 < share < 256
     searcher = Searcher()
-    fens = ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-            "4k3/8/8/8/8/8/P7/3QK3 b - - 0 1", "4k3/pp6/8/8/8/8/5PPP/6K1 w - - 0 1")
-    for variant, part in (("fogofwar", share), ("chess", 0)):
-        tables = eval_tables(variant)
+    fens = BLEND_FENS[variant]
+    pairs = [(variant, share)]
+    if other:
+        assert "hand" not in load_params(other)["net"]
+        pairs.append((other, 0))
+    for name, part in pairs:
+        tables = eval_tables(name)
         for fen in fens:
-            board = Board(variant, fen)
+            board = Board(name, fen)
             searcher.set_root(board, tables, TranspositionTable(1))
             net = tables.net.evaluate(board)
-            hand = evaluate_board(board, eval_tables(variant, None))
+            hand = evaluate_board(board, eval_tables(name, None))
             assert net != hand
             assert searcher.static_eval() == (net * (256 - part) + hand * part) // 256
 
