@@ -86,16 +86,13 @@ class Features:
         return out
 
 
-def file_flip(geometry) -> list[int] | None:
-    """The cell across a square board's middle file line (a1 and h1), or None for boards
-    without that symmetry (the hexagon's doubled coordinates)."""
-    if geometry.kind != "square":
-        return None
-    names = geometry.names
-    index = {name: i for i, name in enumerate(names)}
-    files = sorted({name[0] for name in names})
-    across = {f: files[-1 - k] for k, f in enumerate(files)}
-    return [index[across[name[0]] + name[1:]] for name in names]
+def file_flip(geometry) -> list[int]:
+    """The cell across the board's vertical middle line (a1 and h1 on chess's board, a1 and
+    l1 on the hexagon, whose f-file is the line): a mirror that changes no rule once
+    castling rights are gone, so a mirrored position is as good a row as the original."""
+    xs = [x for x, _ in geometry.coords]
+    at = {c: i for i, c in enumerate(geometry.coords)}
+    return [at[(min(xs) + max(xs) - x, y)] for x, y in geometry.coords]
 
 
 def split_rows(files: list[Path]) -> tuple[list, list]:
@@ -120,15 +117,16 @@ def load_rows(feats: Features, files: list[Path], limit: int = 0, flip: bool = F
     indices (padded with nfeat), side to move, pieces on board, label (cp, White's view),
     result (White's score, NaN if none). ``flip``: the training rows without castling
     rights also enter mirrored across the middle file, which changes nothing in the
-    rules: twice the cells seen for the same positions (square boards only)."""
+    rules: twice the cells seen for the same positions."""
     train, valid = split_rows(files)
     random.Random(7).shuffle(train)
     if limit:
         train = train[:limit]
         valid = valid[:max(limit // 20, 1)]
     arrays = _arrays(feats, train)
-    if flip and feats.flip is not None:
-        flipped = _arrays(feats, [row for row in train if row[0].split()[2] == "-"], feats.flip)
+    if flip:
+        uncastled = [row for row in train if not fen_mod.parse(feats.variant, row[0]).castling]
+        flipped = _arrays(feats, uncastled, feats.flip)
         arrays = tuple(np.concatenate(pair) for pair in zip(arrays, flipped))
     return arrays, _arrays(feats, valid), [row[0] for row in valid]
 

@@ -289,23 +289,28 @@ def test_reference_games_survive_an_engine_that_dies():
 
 def test_file_flip_rows_are_the_mirrored_positions():
     """--flip: a row entered across the middle file has the features of the position
-    written mirrored (each rank reversed), on square boards; the hexagon has none."""
+    written mirrored (each rank reversed), on the square boards and on the hexagon (its
+    f-file the line), and the mirror is a symmetry of the rules: as many legal moves."""
     from nnuetrain import Features, _arrays, file_flip
-    assert file_flip(load_variant("hexagonal").geometry) is None
     for name, fen, mirrored in (
             ("chess", "r4rk1/pp3ppp/2n5/3qp3/8/1B3N2/PP3PPP/R2Q1RK1 w - - 0 14",
              "1kr4r/ppp3pp/5n2/3pq3/8/2N3B1/PPP3PP/1KR1Q2R w - - 0 14"),
             ("grand", "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1",
-             "r8r/1nbackqbn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBACKQBN1/R8R w - - 0 1")):
+             "r8r/1nbackqbn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBACKQBN1/R8R w - - 0 1"),
+            ("hexagonal", "1/1bq/nb2n/r4kr/ppppp1p1p/6p1p2/2B2P5/4PRP1P2/2PP1B1P1P1/6N4/"
+                          "1P2QBKNRb1 w - 3 7",
+             "1/qb1/n2bn/rk4r/p1p1ppppp/2p1p6/5P2B2/2P1PRP4/1P1P1B1PP2/4N6/1bRNKBQ2P1 w - 3 7")):
         feats = Features(load_variant(name))
         flip = file_flip(load_variant(name).geometry)
         assert sorted(flip) == list(range(feats.ncells))
         assert all(flip[flip[c]] == c for c in range(feats.ncells))
+        assert flip != list(range(feats.ncells))
         row = (fen, "1-0", "0", "12")
         across = _arrays(feats, [row], flip)
         direct = _arrays(feats, [(mirrored, "1-0", "0", "12")])
         for a, b in zip(across, direct):
             assert sorted(a[0].tolist()) == sorted(b[0].tolist()) if a.ndim == 2 else a[0] == b[0]
+        assert len(Board(name, fen).legal_moves()) == len(Board(name, mirrored).legal_moves())
 
 
 def test_agree_reads_the_reference_engines_own_scores():
