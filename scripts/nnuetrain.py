@@ -125,7 +125,8 @@ def load_rows(feats: Features, files: list[Path], limit: int = 0, flip: bool = F
         valid = valid[:max(limit // 20, 1)]
     arrays = _arrays(feats, train)
     if flip:
-        uncastled = [row for row in train if not fen_mod.parse(feats.variant, row[0]).castling]
+        castles = feats.variant.spec.fen_castling_field
+        uncastled = [row for row in train if not castles or row[0].split()[2] == "-"]
         flipped = _arrays(feats, uncastled, feats.flip)
         arrays = tuple(np.concatenate(pair) for pair in zip(arrays, flipped))
     return arrays, _arrays(feats, valid), [row[0] for row in valid]
